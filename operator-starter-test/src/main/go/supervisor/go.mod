@@ -1,0 +1,3 @@
+module dev.operatorstarter/operator-starter-test/supervisor
+
+go 1.22

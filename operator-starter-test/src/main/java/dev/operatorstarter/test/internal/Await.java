@@ -1,0 +1,58 @@
+package dev.operatorstarter.test.internal;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Polls a condition until it holds or a deadline passes. The harness never sleeps for a fixed
+ * time; it waits for what it needs. Not API.
+ */
+public final class Await {
+
+    private Await() {
+    }
+
+    /**
+     * Calls {@code probe} every {@code interval} until it returns a value, and returns that value.
+     * A probe that throws is retried; the last failure is attached to the timeout.
+     *
+     * @throws IllegalStateException after {@code timeout}, naming {@code what} was awaited
+     */
+    public static <T> T until(String what, Duration timeout, Duration interval, Supplier<Optional<T>> probe) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        RuntimeException lastFailure = null;
+        while (true) {
+            try {
+                Optional<T> value = probe.get();
+                if (value.isPresent()) {
+                    return value.get();
+                }
+            } catch (RuntimeException e) {
+                lastFailure = e;
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                IllegalStateException timeoutError = new IllegalStateException(
+                        "timed out after " + timeout.toSeconds() + "s waiting for " + what
+                                + (lastFailure == null ? "" : "; last attempt failed with: " + lastFailure.getMessage()));
+                if (lastFailure != null) {
+                    timeoutError.initCause(lastFailure);
+                }
+                throw timeoutError;
+            }
+            try {
+                TimeUnit.NANOSECONDS.sleep(Math.min(remaining, interval.toNanos()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + what, e);
+            }
+        }
+    }
+
+    /** {@link #until} for a yes/no condition. */
+    public static void condition(String what, Duration timeout, Duration interval, Supplier<Boolean> condition) {
+        until(what, timeout, interval, () -> condition.get() ? Optional.of(Boolean.TRUE) : Optional.empty());
+    }
+}

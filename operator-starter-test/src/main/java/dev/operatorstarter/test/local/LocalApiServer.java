@@ -1,0 +1,396 @@
+package dev.operatorstarter.test.local;
+
+import dev.operatorstarter.test.ClusterBackend;
+import dev.operatorstarter.test.ClusterConnection;
+import dev.operatorstarter.test.ClusterStartException;
+import dev.operatorstarter.test.KubernetesCluster;
+import dev.operatorstarter.test.internal.Await;
+import dev.operatorstarter.test.internal.KubernetesApi;
+import dev.operatorstarter.test.internal.Kubeconfig;
+import dev.operatorstarter.test.internal.OwnerOnly;
+import dev.operatorstarter.test.internal.Tls;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Kubernetes control plane as local processes: etcd, kube-apiserver and
+ * kube-controller-manager on free loopback ports, with data in a temporary folder, like
+ * controller-runtime's envtest plus the controllers envtest lacks.
+ *
+ * <p>What runs:
+ * <ul>
+ *   <li>kube-apiserver with TLS from a certificate authority generated for this run, RBAC
+ *       authorization, and a service-account signing key, so the TokenRequest API issues real
+ *       tokens that RBAC then judges;</li>
+ *   <li>kube-controller-manager with the garbage collector (owner references), namespace
+ *       (namespace deletion), service-account and service-account-token, root-CA publisher and
+ *       cluster-role aggregation controllers. No scheduler and no kubelet: pods stay Pending.</li>
+ * </ul>
+ *
+ * <p>Guarantees: {@link #start} returns only when the API server is ready and the controller
+ * manager has created the {@code default} service account; on failure it stops whatever it
+ * started and throws {@link ClusterStartException} with the last lines of the failing process's
+ * log. {@link #close} stops all processes (SIGTERM, then SIGKILL) and deletes the data. No process
+ * outlives the JVM, even one killed with SIGKILL, because each runs under a supervisor that stops
+ * it when the JVM's end of a pipe closes.
+ */
+public final class LocalApiServer implements KubernetesCluster {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalApiServer.class);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final int START_ATTEMPTS = 3;
+    private static final String CONTROLLERS = String.join(",", "garbage-collector-controller",
+            "namespace-controller", "serviceaccount-controller", "serviceaccount-token-controller",
+            "root-ca-certificate-publisher-controller", "clusterrole-aggregation-controller");
+
+    private final Path runDirectory;
+    private final List<SupervisedProcess> processes;
+    private final ClusterConnection connection;
+    private final String serverVersion;
+    private final Thread shutdownHook;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private LocalApiServer(Path runDirectory, List<SupervisedProcess> processes, ClusterConnection connection,
+            String serverVersion) {
+        this.runDirectory = runDirectory;
+        this.processes = processes;
+        this.connection = connection;
+        this.serverVersion = serverVersion;
+        this.shutdownHook = new Thread(this::stopProcesses, "local-apiserver-shutdown");
+    }
+
+    /** Builds the binaries if needed, starts the control plane and waits until it is ready. */
+    public static LocalApiServer start(LocalApiServerOptions options) {
+        LocalBinaries.Resolved binaries = new LocalBinaries(options, System.getenv()).resolve();
+        ClusterStartException last = null;
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+            try {
+                LocalApiServer server = startOnce(binaries, options.startTimeout());
+                Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+                return server;
+            } catch (PortTakenException e) {
+                // Another process took a port between our probe and the server's bind: try new ports.
+                log.info("A port was taken before {} could bind it; retrying with new ports", e.getMessage());
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    private static LocalApiServer startOnce(LocalBinaries.Resolved binaries, Duration timeout) {
+        long started = System.nanoTime();
+        Path run;
+        try {
+            run = Files.createTempDirectory("operator-starter-apiserver-");
+            OwnerOnly.restrict(run);
+        } catch (IOException e) {
+            throw new ClusterStartException("cannot create a folder for the local API server: " + e.getMessage(), e);
+        }
+        List<SupervisedProcess> processes = new ArrayList<>();
+        try {
+            int[] ports = freePorts(4);
+            int etcdPort = ports[0];
+            int etcdPeerPort = ports[1];
+            int apiPort = ports[2];
+            int controllerManagerPort = ports[3];
+            URI server = URI.create("https://127.0.0.1:" + apiPort);
+            Layout layout = Layout.create(run, server);
+            long deadline = System.nanoTime() + timeout.toNanos();
+
+            SupervisedProcess etcd = launch(processes, binaries, Binary.ETCD, layout, List.of(
+                    "--name=default",
+                    "--data-dir=" + run.resolve("etcd-data"),
+                    "--listen-client-urls=http://127.0.0.1:" + etcdPort,
+                    "--advertise-client-urls=http://127.0.0.1:" + etcdPort,
+                    "--listen-peer-urls=http://127.0.0.1:" + etcdPeerPort,
+                    "--initial-advertise-peer-urls=http://127.0.0.1:" + etcdPeerPort,
+                    "--initial-cluster=default=http://127.0.0.1:" + etcdPeerPort,
+                    "--unsafe-no-fsync=true", // test data: durability is not worth the latency
+                    "--log-level=warn"));
+            HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            awaitHealthy(etcd, plain, URI.create("http://127.0.0.1:" + etcdPort + "/health"), deadline);
+
+            SupervisedProcess apiserver = launch(processes, binaries, Binary.KUBE_APISERVER, layout, List.of(
+                    "--etcd-servers=http://127.0.0.1:" + etcdPort,
+                    "--bind-address=127.0.0.1",
+                    "--advertise-address=127.0.0.1",
+                    "--secure-port=" + apiPort,
+                    "--cert-dir=" + run.resolve("apiserver-certs"),
+                    "--tls-cert-file=" + layout.servingCert,
+                    "--tls-private-key-file=" + layout.servingKey,
+                    "--client-ca-file=" + layout.caCert,
+                    "--authorization-mode=RBAC",
+                    "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+                    "--service-account-key-file=" + layout.serviceAccountPublicKey,
+                    "--service-account-signing-key-file=" + layout.serviceAccountKey,
+                    "--service-cluster-ip-range=10.0.0.0/24",
+                    "--endpoint-reconciler-type=none", // a loopback address is not a valid endpoint
+                    "--allow-privileged=true",
+                    "--profiling=false"));
+            SSLContext admin = layout.adminSsl();
+            HttpClient tls = HttpClient.newBuilder().sslContext(admin).connectTimeout(Duration.ofSeconds(2)).build();
+            awaitHealthy(apiserver, tls, server.resolve("/readyz"), deadline);
+
+            SupervisedProcess controllerManager = launch(processes, binaries, Binary.KUBE_CONTROLLER_MANAGER, layout,
+                    List.of(
+                    "--kubeconfig=" + layout.controllerManagerKubeconfig,
+                    "--authentication-kubeconfig=" + layout.controllerManagerKubeconfig,
+                    "--authorization-kubeconfig=" + layout.controllerManagerKubeconfig,
+                    "--bind-address=127.0.0.1",
+                    "--secure-port=" + controllerManagerPort,
+                    "--tls-cert-file=" + layout.servingCert,
+                    "--tls-private-key-file=" + layout.servingKey,
+                    "--controllers=" + CONTROLLERS,
+                    "--service-account-private-key-file=" + layout.serviceAccountKey,
+                    "--root-ca-file=" + layout.caCert,
+                    "--leader-elect=false",
+                    "--profiling=false"));
+            awaitHealthy(controllerManager, tls, URI.create("https://127.0.0.1:" + controllerManagerPort + "/healthz"),
+                    deadline);
+
+            KubernetesApi api = KubernetesApi.of(server, admin, null);
+            awaitReady(controllerManager, "the default service account (created by kube-controller-manager)", deadline,
+                    () -> api.get("/api/v1/namespaces/default/serviceaccounts/default").isSuccess());
+            String version = api.get("/version").orThrow("GET /version").path("gitVersion").asString();
+
+            ClusterConnection connection = new ClusterConnection(server, layout.pki.caPem(),
+                    layout.admin.certificatePem(), layout.admin.keyPem(), null, layout.adminKubeconfig);
+            log.info("Local API server {} ready at {} in {} ms (data and logs in {})", version, server,
+                    Duration.ofNanos(System.nanoTime() - started).toMillis(), run);
+            return new LocalApiServer(run, List.copyOf(processes), connection, version);
+        } catch (RuntimeException e) {
+            processes.forEach(p -> p.stop(STOP_GRACE));
+            if (e instanceof PortTakenException) {
+                deleteQuietly(run);
+            }
+            throw e instanceof ClusterStartException cse ? cse
+                    : new ClusterStartException("the local API server did not start: " + e.getMessage()
+                            + " (data and logs kept in " + run + ")", e);
+        } catch (IOException e) {
+            processes.forEach(p -> p.stop(STOP_GRACE));
+            throw new ClusterStartException("the local API server did not start: " + e.getMessage(), e);
+        }
+    }
+
+    private static SupervisedProcess launch(List<SupervisedProcess> processes, LocalBinaries.Resolved binaries,
+            Binary binary, Layout layout, List<String> arguments) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(binaries.path(binary).toString());
+        command.addAll(arguments);
+        SupervisedProcess process = SupervisedProcess.start(binary.fileName(), command,
+                layout.logs.resolve(binary.fileName() + ".log"), binaries.supervisor());
+        processes.add(process);
+        return process;
+    }
+
+    private static void awaitHealthy(SupervisedProcess process, HttpClient http, URI endpoint, long deadline) {
+        awaitReady(process, endpoint.toString() + " to answer 200", deadline, () -> {
+            try {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint)
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                return response.statusCode() == 200;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ClusterStartException("interrupted while starting " + process.name(), e);
+            }
+        });
+    }
+
+    /** Waits for {@code condition}, failing fast with the process's log if it exits. */
+    private static void awaitReady(SupervisedProcess process, String what, long deadline,
+            java.util.function.BooleanSupplier condition) {
+        Duration remaining = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+        try {
+            Await.until(what, remaining, POLL, () -> {
+                if (!process.isAlive()) {
+                    throw new ProcessExited();
+                }
+                return condition.getAsBoolean() ? java.util.Optional.of(true) : java.util.Optional.empty();
+            });
+        } catch (IllegalStateException e) {
+            String tail = process.logTail(40);
+            if (!process.isAlive() && tail.contains("address already in use")) {
+                throw new PortTakenException(process.name());
+            }
+            throw new ClusterStartException(process.name() + " did not become ready (" + process.state()
+                    + ") while waiting for " + what + "; last lines of " + process.logFile() + ":\n" + tail, e);
+        }
+    }
+
+    private static int[] freePorts(int count) throws IOException {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                sockets.add(socket);
+                ports[i] = socket.getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    @Override
+    public ClusterBackend backend() {
+        return ClusterBackend.LOCAL;
+    }
+
+    @Override
+    public ClusterConnection connection() {
+        return connection;
+    }
+
+    @Override
+    public String serverVersion() {
+        return serverVersion;
+    }
+
+    /** The temporary folder with the data, certificates, kubeconfig and the processes' logs. */
+    public Path runDirectory() {
+        return runDirectory;
+    }
+
+    /** The process ids of etcd, kube-apiserver and kube-controller-manager, by name. */
+    public Map<String, Long> processIds() {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        for (SupervisedProcess process : processes) {
+            pids.put(process.name(), process.serverPid());
+        }
+        return pids;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // the hook is running or has run
+        }
+        stopProcesses();
+        deleteQuietly(runDirectory);
+    }
+
+    /** Stops in reverse start order: the controller manager, the API server, then etcd. */
+    private void stopProcesses() {
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            processes.get(i).stop(STOP_GRACE);
+        }
+    }
+
+    private static void deleteQuietly(Path directory) {
+        try {
+            BinaryCache.deleteRecursively(directory);
+        } catch (IOException | UncheckedIOException e) {
+            log.warn("Could not delete {}: {}", directory, e.getMessage());
+        }
+    }
+
+    /** A process exited while we waited for it. */
+    private static final class ProcessExited extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ProcessExited() {
+            super("the process exited");
+        }
+    }
+
+    /** A server could not bind a port that was free a moment earlier. */
+    private static final class PortTakenException extends ClusterStartException {
+        private static final long serialVersionUID = 1L;
+
+        PortTakenException(String process) {
+            super(process);
+        }
+    }
+
+    /** The files of one run: key material, kubeconfigs and logs. */
+    private static final class Layout {
+        final Pki pki;
+        final Pki.Issued admin;
+        final Path caCert;
+        final Path servingCert;
+        final Path servingKey;
+        final Path serviceAccountKey;
+        final Path serviceAccountPublicKey;
+        final Path adminKubeconfig;
+        final Path controllerManagerKubeconfig;
+        final Path logs;
+
+        private Layout(Path run, Pki pki, Pki.Issued admin) {
+            this.pki = pki;
+            this.admin = admin;
+            Path pkiDir = run.resolve("pki");
+            this.caCert = pkiDir.resolve("ca.crt");
+            this.servingCert = pkiDir.resolve("serving.crt");
+            this.servingKey = pkiDir.resolve("serving.key");
+            this.serviceAccountKey = pkiDir.resolve("service-account.key");
+            this.serviceAccountPublicKey = pkiDir.resolve("service-account.pub");
+            this.adminKubeconfig = run.resolve("kubeconfig");
+            this.controllerManagerKubeconfig = run.resolve("controller-manager.kubeconfig");
+            this.logs = run.resolve("logs");
+        }
+
+        static Layout create(Path run, URI server) throws IOException {
+            Pki pki = Pki.newAuthority("operator-starter-test-ca");
+            Pki.Issued admin = pki.client("operator-starter-admin", "system:masters");
+            Layout layout = new Layout(run, pki, admin);
+            Files.createDirectories(layout.caCert.getParent());
+            Files.createDirectories(layout.logs);
+            Pki.Issued serving = pki.serving("kube-apiserver",
+                    List.of("localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc",
+                            "kubernetes.default.svc.cluster.local"),
+                    List.of("127.0.0.1", "10.0.0.1"));
+            String[] serviceAccount = Pki.serviceAccountKeyPair();
+            Files.writeString(layout.caCert, pki.caPem());
+            writeSecret(layout.servingCert, serving.certificatePem());
+            writeSecret(layout.servingKey, serving.keyPem());
+            writeSecret(layout.serviceAccountKey, serviceAccount[0]);
+            Files.writeString(layout.serviceAccountPublicKey, serviceAccount[1]);
+            Kubeconfig.write(layout.adminKubeconfig, "operator-starter-local", server, pki.caPem(),
+                    admin.certificatePem(), admin.keyPem(), null);
+            // The controller manager acts as a cluster administrator: its controllers need broad
+            // rights, and this harness does not split credentials per controller.
+            Pki.Issued controllerManager = pki.client("system:kube-controller-manager", "system:masters");
+            Kubeconfig.write(layout.controllerManagerKubeconfig, "kube-controller-manager", server, pki.caPem(),
+                    controllerManager.certificatePem(), controllerManager.keyPem(), null);
+            return layout;
+        }
+
+        SSLContext adminSsl() {
+            return Tls.sslContext(pki.caPem(), admin.certificatePem(),
+                    admin.keyPem());
+        }
+
+        private static void writeSecret(Path file, String content) throws IOException {
+            Files.writeString(file, content);
+            OwnerOnly.restrict(file);
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package dev.operatorstarter.test.local;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Options for {@link LocalApiServer}. Build with {@link #builder()}; {@link #defaults()} reads the
+ * overrides below from system properties and the environment.
+ *
+ * @param startTimeout how long etcd, kube-apiserver and kube-controller-manager together may take
+ *     to become ready once the binaries exist; default 60 s
+ * @param buildTimeout how long compiling one binary may take; default 45 min (a cold build of all
+ *     three on 2 cores takes about 6 min, see docs/testing.md)
+ * @param binaryDirectory a folder holding {@code etcd}, {@code kube-apiserver} and
+ *     {@code kube-controller-manager} to use instead of building them; default: system property
+ *     {@value #BINARY_DIR_PROPERTY}, else environment variable {@value #BINARY_DIR_ENV}, else none
+ * @param cacheDirectory where built binaries are cached, keyed by version; default: system property
+ *     {@value #CACHE_DIR_PROPERTY}, else environment variable {@value #CACHE_DIR_ENV}, else
+ *     {@code operator-starter/binaries} in the user's cache folder ({@code $XDG_CACHE_HOME} or
+ *     {@code ~/.cache} on Linux, {@code ~/Library/Caches} on macOS, {@code %LOCALAPPDATA%} on Windows)
+ */
+public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout, @Nullable Path binaryDirectory,
+        Path cacheDirectory) {
+
+    public static final String BINARY_DIR_PROPERTY = "operator.test.binary-dir";
+    public static final String BINARY_DIR_ENV = "OPERATOR_TEST_BINARY_DIR";
+    public static final String CACHE_DIR_PROPERTY = "operator.test.cache-dir";
+    public static final String CACHE_DIR_ENV = "OPERATOR_TEST_CACHE_DIR";
+
+    public LocalApiServerOptions {
+        Objects.requireNonNull(startTimeout, "startTimeout");
+        Objects.requireNonNull(buildTimeout, "buildTimeout");
+        Objects.requireNonNull(cacheDirectory, "cacheDirectory");
+        if (startTimeout.isNegative() || startTimeout.isZero()) {
+            throw new IllegalArgumentException("startTimeout must be positive, was " + startTimeout);
+        }
+        if (buildTimeout.isNegative() || buildTimeout.isZero()) {
+            throw new IllegalArgumentException("buildTimeout must be positive, was " + buildTimeout);
+        }
+    }
+
+    /** The defaults, with the overrides read from system properties and the environment. */
+    public static LocalApiServerOptions defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder(System.getenv());
+    }
+
+    static Builder builder(Map<String, String> environment) {
+        return new Builder(environment);
+    }
+
+    /** Builds {@link LocalApiServerOptions}; unset fields take the documented defaults. */
+    public static final class Builder {
+
+        private final Map<String, String> environment;
+        private Duration startTimeout = Duration.ofSeconds(60);
+        private Duration buildTimeout = Duration.ofMinutes(45);
+        private @Nullable Path binaryDirectory;
+        private @Nullable Path cacheDirectory;
+
+        private Builder(Map<String, String> environment) {
+            this.environment = environment;
+            String binaries = setting(BINARY_DIR_PROPERTY, BINARY_DIR_ENV);
+            this.binaryDirectory = binaries == null ? null : Path.of(binaries);
+            String cache = setting(CACHE_DIR_PROPERTY, CACHE_DIR_ENV);
+            this.cacheDirectory = cache == null ? null : Path.of(cache);
+        }
+
+        public Builder startTimeout(Duration startTimeout) {
+            this.startTimeout = startTimeout;
+            return this;
+        }
+
+        public Builder buildTimeout(Duration buildTimeout) {
+            this.buildTimeout = buildTimeout;
+            return this;
+        }
+
+        public Builder binaryDirectory(@Nullable Path binaryDirectory) {
+            this.binaryDirectory = binaryDirectory;
+            return this;
+        }
+
+        public Builder cacheDirectory(Path cacheDirectory) {
+            this.cacheDirectory = cacheDirectory;
+            return this;
+        }
+
+        public LocalApiServerOptions build() {
+            Path cache = cacheDirectory != null ? cacheDirectory : userCacheDirectory().resolve("operator-starter/binaries");
+            return new LocalApiServerOptions(startTimeout, buildTimeout, binaryDirectory, cache);
+        }
+
+        private @Nullable String setting(String property, String variable) {
+            String value = System.getProperty(property);
+            if (value == null || value.isBlank()) {
+                value = environment.get(variable);
+            }
+            return value == null || value.isBlank() ? null : value;
+        }
+
+        private Path userCacheDirectory() {
+            String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+            Path home = Path.of(System.getProperty("user.home"));
+            if (os.startsWith("windows")) {
+                String local = environment.get("LOCALAPPDATA");
+                return local != null ? Path.of(local) : home.resolve("AppData/Local");
+            }
+            if (os.contains("mac")) {
+                return home.resolve("Library/Caches");
+            }
+            String xdg = environment.get("XDG_CACHE_HOME");
+            return xdg != null && !xdg.isBlank() ? Path.of(xdg) : home.resolve(".cache");
+        }
+    }
+}

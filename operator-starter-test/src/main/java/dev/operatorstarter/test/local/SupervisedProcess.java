@@ -1,0 +1,126 @@
+package dev.operatorstarter.test.local;
+
+import dev.operatorstarter.test.internal.Await;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One server process (etcd, kube-apiserver, kube-controller-manager), started under the
+ * supervisor when there is one. Output goes to a log file.
+ *
+ * <p>With the supervisor, the process lives exactly as long as the supervisor's standard input is
+ * open: {@link #stop} closes it, and so does the kernel when the JVM dies, even by SIGKILL. The
+ * supervisor then sends SIGTERM, and SIGKILL after the grace period.
+ */
+final class SupervisedProcess {
+
+    private static final Duration SUPERVISOR_GRACE = Duration.ofSeconds(10);
+
+    private final String name;
+    private final Process process;
+    private final Path logFile;
+    private final @Nullable OutputStream lifeline;
+
+    private SupervisedProcess(String name, Process process, Path logFile, @Nullable OutputStream lifeline) {
+        this.name = name;
+        this.process = process;
+        this.logFile = logFile;
+        this.lifeline = lifeline;
+    }
+
+    static SupervisedProcess start(String name, List<String> command, Path logFile, Optional<Path> supervisor)
+            throws IOException {
+        List<String> full = new ArrayList<>();
+        supervisor.ifPresent(s -> {
+            full.add(s.toString());
+            full.add("-grace");
+            full.add(SUPERVISOR_GRACE.toSeconds() + "s");
+            full.add("--");
+        });
+        full.addAll(command);
+        Process process = new ProcessBuilder(full).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
+        OutputStream lifeline = supervisor.isPresent() ? process.getOutputStream() : null;
+        if (lifeline == null) {
+            process.getOutputStream().close();
+        }
+        return new SupervisedProcess(name, process, logFile, lifeline);
+    }
+
+    String name() {
+        return name;
+    }
+
+    Path logFile() {
+        return logFile;
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** The pid of the server itself (the supervisor's child when supervised). */
+    long serverPid() {
+        if (lifeline == null) {
+            return process.pid();
+        }
+        return Await.until("the " + name + " process under its supervisor", Duration.ofSeconds(10),
+                Duration.ofMillis(20), () -> {
+                    if (!process.isAlive()) {
+                        throw new IllegalStateException(name + "'s supervisor exited with code " + process.exitValue());
+                    }
+                    return process.toHandle().children().findFirst().map(ProcessHandle::pid);
+                });
+    }
+
+    /** The pid of the process the JVM started: the supervisor, or the server when unsupervised. */
+    long launcherPid() {
+        return process.pid();
+    }
+
+    /** "exited with code N" or "is still running", for error messages. */
+    String state() {
+        return process.isAlive() ? "is still running" : "exited with code " + process.exitValue();
+    }
+
+    String logTail(int lines) {
+        return LogTail.of(logFile, lines);
+    }
+
+    /** Stops the process: SIGTERM, then SIGKILL after {@code grace}. Returns once it has exited. */
+    void stop(Duration grace) {
+        if (!process.isAlive()) {
+            return;
+        }
+        try {
+            if (lifeline != null) {
+                try {
+                    lifeline.close();
+                } catch (IOException ignored) {
+                    // the pipe is already broken: the supervisor is exiting anyway
+                }
+                if (process.waitFor(grace.plus(SUPERVISOR_GRACE).toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            } else {
+                process.destroy();
+                if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            }
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -79,7 +79,12 @@ final class BinaryCache {
                     }
                     removeAbandonedBuilds();
                     Path partial = Files.createTempDirectory(root, ".partial-" + key + "-");
-                    builder.build(partial);
+                    try {
+                        builder.build(partial);
+                    } catch (IOException e) {
+                        throw new ClusterStartException("building the binaries for " + key + " failed: " + e.getMessage()
+                                + " (partial output kept in " + partial + ")", e);
+                    }
                     writeManifest(partial, files);
                     move(partial, entry);
                     Optional<String> after = verify(entry, files);

@@ -24,7 +24,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -218,23 +220,30 @@ public final class LocalApiServer implements KubernetesCluster {
 
     /** Waits for {@code condition}, failing fast with the process's log if it exits. */
     private static void awaitReady(SupervisedProcess process, String what, long deadline,
-            java.util.function.BooleanSupplier condition) {
+            BooleanSupplier condition) {
         Duration remaining = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+        boolean exited;
+        IllegalStateException timeout = null;
         try {
-            Await.until(what, remaining, POLL, () -> {
+            exited = Await.until(what, remaining, POLL, () -> {
                 if (!process.isAlive()) {
-                    throw new ProcessExited();
+                    return Optional.of(true);
                 }
-                return condition.getAsBoolean() ? java.util.Optional.of(true) : java.util.Optional.empty();
+                return condition.getAsBoolean() ? Optional.of(false) : Optional.empty();
             });
         } catch (IllegalStateException e) {
-            String tail = process.logTail(40);
-            if (!process.isAlive() && tail.contains("address already in use")) {
-                throw new PortTakenException(process.name());
-            }
-            throw new ClusterStartException(process.name() + " did not become ready (" + process.state()
-                    + ") while waiting for " + what + "; last lines of " + process.logFile() + ":\n" + tail, e);
+            exited = false;
+            timeout = e;
         }
+        if (!exited && timeout == null) {
+            return;
+        }
+        String tail = process.logTail(40);
+        if (exited && tail.contains("address already in use")) {
+            throw new PortTakenException(process.name());
+        }
+        throw new ClusterStartException(process.name() + " did not become ready (" + process.state()
+                + ") while waiting for " + what + "; last lines of " + process.logFile() + ":\n" + tail, timeout);
     }
 
     private static int[] freePorts(int count) throws IOException {
@@ -252,6 +261,16 @@ public final class LocalApiServer implements KubernetesCluster {
                 socket.close();
             }
         }
+    }
+
+    /** The pinned Kubernetes release, for example {@code v1.37.2} (read from the wrapper module's go.mod). */
+    public static String kubernetesVersion() {
+        return LocalBinaries.kubernetesVersion();
+    }
+
+    /** The pinned etcd release, for example {@code v3.6.16}. */
+    public static String etcdVersion() {
+        return LocalBinaries.etcdVersion();
     }
 
     @Override
@@ -309,15 +328,6 @@ public final class LocalApiServer implements KubernetesCluster {
             BinaryCache.deleteRecursively(directory);
         } catch (IOException | UncheckedIOException e) {
             log.warn("Could not delete {}: {}", directory, e.getMessage());
-        }
-    }
-
-    /** A process exited while we waited for it. */
-    private static final class ProcessExited extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        ProcessExited() {
-            super("the process exited");
         }
     }
 

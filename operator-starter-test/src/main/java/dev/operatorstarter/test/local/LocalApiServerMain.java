@@ -1,0 +1,58 @@
+package dev.operatorstarter.test.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs a local API server from the command line until the process is stopped (Ctrl-C, SIGTERM):
+ * for trying an operator against a real API server without a cluster.
+ *
+ * <pre>
+ * usage: LocalApiServerMain [--kubeconfig FILE]
+ *   --kubeconfig FILE   also copy the admin kubeconfig to FILE (owner-only permissions)
+ * </pre>
+ *
+ * It prints the server URL, the kubeconfig path and the process ids, one per line, then waits.
+ */
+public final class LocalApiServerMain {
+
+    private LocalApiServerMain() {
+    }
+
+    public static void main(String[] args) throws IOException, InterruptedException {
+        Path copyTo = null;
+        for (int i = 0; i < args.length; i++) {
+            if ("--kubeconfig".equals(args[i]) && i + 1 < args.length) {
+                copyTo = Path.of(args[++i]);
+            } else {
+                System.err.println("usage: LocalApiServerMain [--kubeconfig FILE]");
+                System.exit(2);
+            }
+        }
+        LocalApiServer server = LocalApiServer.start(LocalApiServerOptions.defaults());
+        Path kubeconfig = server.connection().kubeconfig();
+        if (copyTo != null) {
+            Path parent = copyTo.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.copy(kubeconfig, copyTo, StandardCopyOption.REPLACE_EXISTING);
+            dev.operatorstarter.test.internal.OwnerOnly.restrict(copyTo);
+            kubeconfig = copyTo;
+        }
+        System.out.println("server: " + server.connection().server() + " (Kubernetes " + server.serverVersion() + ")");
+        System.out.println("kubeconfig: " + kubeconfig);
+        System.out.println("pids: " + server.processIds());
+        System.out.println("Press Ctrl-C to stop.");
+        System.out.flush();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "local-apiserver-main-stop"));
+        stopped.await();
+    }
+}

@@ -1,0 +1,115 @@
+package dev.operatorstarter.test.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BinaryCacheTest {
+
+    private static final List<String> FILES = List.of("etcd", "kube-apiserver");
+
+    @TempDir
+    Path root;
+
+    private final AtomicInteger builds = new AtomicInteger();
+
+    private final BinaryCache.Builder builder = output -> {
+        builds.incrementAndGet();
+        for (String file : FILES) {
+            Path path = output.resolve(file);
+            Files.writeString(path, "binary " + file);
+            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+    };
+
+    @Test
+    void aCompleteEntryIsBuiltOnceAndReused() {
+        Path first = new BinaryCache(root).obtain("k1", FILES, builder);
+        Path second = new BinaryCache(root).obtain("k1", FILES, builder);
+
+        assertThat(first).isEqualTo(second).isEqualTo(root.resolve("k1"));
+        assertThat(builds).hasValue(1);
+        assertThat(first.resolve("manifest.properties")).exists();
+    }
+
+    @Test
+    void aBinaryThatNoLongerMatchesItsManifestIsDetectedAndRebuilt() throws IOException {
+        BinaryCache cache = new BinaryCache(root);
+        Path entry = cache.obtain("k1", FILES, builder);
+        Files.writeString(entry.resolve("kube-apiserver"), "truncated");
+
+        assertThat(cache.verify(entry, FILES)).hasValueSatisfying(
+                problem -> assertThat(problem).contains("kube-apiserver does not match its manifest"));
+        cache.obtain("k1", FILES, builder);
+
+        assertThat(builds).hasValue(2);
+        assertThat(entry.resolve("kube-apiserver")).hasContent("binary kube-apiserver");
+    }
+
+    @Test
+    void anEntryWithoutManifestIsTreatedAsAnInterruptedBuild() throws IOException {
+        Path entry = Files.createDirectories(root.resolve("k1"));
+        Files.writeString(entry.resolve("etcd"), "half written");
+        Path abandoned = Files.createDirectories(root.resolve(".partial-k1-123"));
+        BinaryCache cache = new BinaryCache(root);
+
+        assertThat(cache.verify(entry, FILES)).hasValueSatisfying(
+                problem -> assertThat(problem).contains("interrupted build"));
+        cache.obtain("k1", FILES, builder);
+
+        assertThat(builds).hasValue(1);
+        assertThat(abandoned).doesNotExist();
+        assertThat(cache.verify(entry, FILES)).isEmpty();
+    }
+
+    @Test
+    void aFailedBuildLeavesNoEntryBehind() {
+        BinaryCache cache = new BinaryCache(root);
+        BinaryCache.Builder failing = output -> {
+            Files.writeString(output.resolve("etcd"), "only one of two");
+            throw new IOException("compiler crashed");
+        };
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> cache.obtain("k1", FILES, failing))
+                .hasMessageContaining("compiler crashed");
+
+        assertThat(root.resolve("k1")).doesNotExist();
+        cache.obtain("k1", FILES, builder);
+        assertThat(builds).hasValue(1);
+    }
+
+    @Test
+    void concurrentCallersShareOneBuild() throws Exception {
+        int threads = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<Path>> results = new java.util.ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    return new BinaryCache(root).obtain("k1", FILES, builder);
+                }));
+            }
+            start.countDown();
+            for (Future<Path> result : results) {
+                assertThat(result.get(30, TimeUnit.SECONDS)).isEqualTo(root.resolve("k1"));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(builds).hasValue(1);
+    }
+}

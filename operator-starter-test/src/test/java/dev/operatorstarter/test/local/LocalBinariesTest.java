@@ -1,0 +1,99 @@
+package dev.operatorstarter.test.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.operatorstarter.test.ClusterStartException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalBinariesTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void withoutGoAndWithoutBinariesTheErrorSaysWhatToInstallOrSet() {
+        LocalApiServerOptions options = LocalApiServerOptions.builder(Map.of())
+                .cacheDirectory(temp.resolve("cache")).build();
+        Map<String, String> noGo = Map.of("PATH", temp.resolve("empty-bin").toString());
+
+        // /usr/local/go/bin is searched too: this test is meaningful only where Go is not there.
+        org.junit.jupiter.api.Assumptions.assumeFalse(Files.exists(Path.of("/usr/local/go/bin/go")),
+                "Go is installed in /usr/local/go, which is always searched");
+        assertThatThrownBy(() -> new LocalBinaries(options, noGo).resolve())
+                .isInstanceOf(ClusterStartException.class)
+                .hasMessageContaining("no 'go' command was found")
+                .hasMessageContaining("install Go 1.26 or newer")
+                .hasMessageContaining("OPERATOR_TEST_BINARY_DIR")
+                .hasMessageContaining(LocalApiServer.kubernetesVersion());
+    }
+
+    @Test
+    void theMissingGoMessageNamesEveryWayOut() {
+        assertThat(LocalBinaries.missingGoMessage(temp))
+                .contains("no 'go' command was found on the PATH, in $GOROOT/bin or in /usr/local/go/bin")
+                .contains("https://go.dev/doc/install")
+                .contains(LocalApiServerOptions.BINARY_DIR_ENV)
+                .contains(LocalApiServerOptions.BINARY_DIR_PROPERTY)
+                .contains("OPERATOR_TEST_CLUSTER=k3s")
+                .contains(temp.toString());
+    }
+
+    @Test
+    void goIsFoundOnThePathAndInGoroot() throws IOException {
+        Path bin = Files.createDirectories(temp.resolve("goroot/bin"));
+        Path go = Files.writeString(bin.resolve("go"), "#!/bin/sh\n");
+        Files.setPosixFilePermissions(go, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        assertThat(GoToolchain.locate(Map.of("PATH", bin.toString()))).contains(go);
+        assertThat(GoToolchain.locate(Map.of("PATH", temp.toString(), "GOROOT", temp.resolve("goroot").toString())))
+                .contains(go);
+    }
+
+    @Test
+    void aBinaryFolderWithoutOneOfTheServersIsRejectedByName() throws IOException {
+        Path folder = Files.createDirectories(temp.resolve("bin"));
+        for (String name : new String[] {"etcd", "kube-apiserver"}) {
+            Path file = Files.writeString(folder.resolve(name), "#!/bin/sh\n");
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        LocalApiServerOptions options = LocalApiServerOptions.builder(Map.of()).binaryDirectory(folder)
+                .cacheDirectory(temp.resolve("cache")).build();
+
+        assertThatThrownBy(() -> new LocalBinaries(options, Map.of()).resolve())
+                .isInstanceOf(ClusterStartException.class)
+                .hasMessageContaining(folder.toString())
+                .hasMessageContaining("has no executable kube-controller-manager");
+    }
+
+    @Test
+    void theBinaryFolderComesFromTheEnvironmentWhenNoPropertyIsSet() {
+        LocalApiServerOptions options = LocalApiServerOptions.builder(
+                Map.of(LocalApiServerOptions.BINARY_DIR_ENV, "/opt/k8s/bin", "XDG_CACHE_HOME", "/var/cache/me")).build();
+
+        assertThat(options.binaryDirectory()).isEqualTo(Path.of("/opt/k8s/bin"));
+        if (System.getProperty("os.name").toLowerCase().contains("linux")
+                && System.getProperty(LocalApiServerOptions.CACHE_DIR_PROPERTY) == null) {
+            assertThat(options.cacheDirectory()).isEqualTo(Path.of("/var/cache/me/operator-starter/binaries"));
+        }
+    }
+
+    @Test
+    void optionsRejectANonPositiveTimeoutByName() {
+        assertThatThrownBy(() -> LocalApiServerOptions.builder(Map.of()).startTimeout(java.time.Duration.ZERO).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("startTimeout");
+    }
+
+    @Test
+    void theCacheKeyNamesBothVersionsAndThePlatform() {
+        assertThat(LocalBinaries.cacheKey())
+                .startsWith("kubernetes-" + LocalApiServer.kubernetesVersion() + "_etcd-" + LocalApiServer.etcdVersion())
+                .contains(LocalBinaries.platform());
+    }
+}

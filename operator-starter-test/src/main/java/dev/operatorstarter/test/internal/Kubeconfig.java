@@ -157,5 +157,4 @@ public final class Kubeconfig {
     private static String base64(String text) {
         return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
     }
-
 }

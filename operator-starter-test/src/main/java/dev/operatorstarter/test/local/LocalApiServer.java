@@ -59,6 +59,8 @@ public final class LocalApiServer implements KubernetesCluster {
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
     private static final Duration POLL = Duration.ofMillis(100);
     private static final int START_ATTEMPTS = 3;
+    private static final String RUN_PREFIX = "operator-starter-apiserver-";
+    private static final String OWNER_FILE = "owner.pid";
     private static final String CONTROLLERS = String.join(",", "garbage-collector-controller",
             "namespace-controller", "serviceaccount-controller", "serviceaccount-token-controller",
             "root-ca-certificate-publisher-controller", "clusterrole-aggregation-controller");
@@ -101,8 +103,10 @@ public final class LocalApiServer implements KubernetesCluster {
         long started = System.nanoTime();
         Path run;
         try {
-            run = Files.createTempDirectory("operator-starter-apiserver-");
+            run = Files.createTempDirectory(RUN_PREFIX);
             OwnerOnly.restrict(run);
+            Files.writeString(run.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
+            sweepAbandonedRuns(run.getParent());
         } catch (IOException e) {
             throw new ClusterStartException("cannot create a folder for the local API server: " + e.getMessage(), e);
         }
@@ -320,6 +324,33 @@ public final class LocalApiServer implements KubernetesCluster {
     private void stopProcesses() {
         for (int i = processes.size() - 1; i >= 0; i--) {
             processes.get(i).stop(STOP_GRACE);
+        }
+    }
+
+    /**
+     * Deletes the run folders of JVMs that are gone (killed before they could clean up), so that
+     * data folders do not pile up in the temporary directory.
+     */
+    static void sweepAbandonedRuns(Path temporaryDirectory) {
+        try (java.nio.file.DirectoryStream<Path> runs = Files.newDirectoryStream(temporaryDirectory, RUN_PREFIX + "*")) {
+            for (Path run : runs) {
+                Path owner = run.resolve(OWNER_FILE);
+                if (!Files.isRegularFile(owner)) {
+                    continue; // not ours to judge
+                }
+                long pid;
+                try {
+                    pid = Long.parseLong(Files.readString(owner).trim());
+                } catch (IOException | NumberFormatException e) {
+                    continue;
+                }
+                if (ProcessHandle.of(pid).isEmpty()) {
+                    log.info("Deleting {}, left by process {} which no longer runs", run, pid);
+                    deleteQuietly(run);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            log.debug("Could not sweep abandoned run folders in {}: {}", temporaryDirectory, e.toString());
         }
     }
 

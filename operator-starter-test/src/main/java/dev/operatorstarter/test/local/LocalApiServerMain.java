@@ -15,7 +15,8 @@ import java.util.concurrent.CountDownLatch;
  *   --kubeconfig FILE   also copy the admin kubeconfig to FILE (owner-only permissions)
  * </pre>
  *
- * It prints the server URL, the kubeconfig path and the process ids, one per line, then waits.
+ * It prints the server URL with the start time, the kubeconfig path and the process ids, one per
+ * line, then waits.
  */
 public final class LocalApiServerMain {
 
@@ -32,7 +33,9 @@ public final class LocalApiServerMain {
                 System.exit(2);
             }
         }
+        long started = System.nanoTime();
         LocalApiServer server = LocalApiServer.start(LocalApiServerOptions.defaults());
+        long startMillis = (System.nanoTime() - started) / 1_000_000;
         Path kubeconfig = server.connection().kubeconfig();
         if (copyTo != null) {
             Path parent = copyTo.toAbsolutePath().getParent();
@@ -43,7 +46,8 @@ public final class LocalApiServerMain {
             dev.operatorstarter.test.internal.OwnerOnly.restrict(copyTo);
             kubeconfig = copyTo;
         }
-        System.out.println("server: " + server.connection().server() + " (Kubernetes " + server.serverVersion() + ")");
+        System.out.println("server: " + server.connection().server() + " (Kubernetes " + server.serverVersion()
+                + ", started in " + startMillis + " ms including finding or building the binaries)");
         System.out.println("kubeconfig: " + kubeconfig);
         System.out.println("pids: " + server.processIds());
         System.out.println("Press Ctrl-C to stop.");

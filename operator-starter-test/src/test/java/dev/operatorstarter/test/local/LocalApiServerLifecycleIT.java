@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,9 +68,15 @@ class LocalApiServerLifecycleIT {
         reader.start();
         List<Long> pids;
         List<Long> supervisors;
+        AtomicReference<String> kubeconfig = new AtomicReference<>();
         try {
             String pidLine = Await.until("the child JVM to report its server processes", Duration.ofMinutes(2), POLL,
-                    () -> Optional.ofNullable(lines.poll()).filter(line -> line.startsWith("pids: ")));
+                    () -> Optional.ofNullable(lines.poll()).filter(line -> {
+                        if (line.startsWith("kubeconfig: ")) {
+                            kubeconfig.set(line.substring("kubeconfig: ".length()));
+                        }
+                        return line.startsWith("pids: ");
+                    }));
             pids = parsePids(pidLine);
             supervisors = pids.stream().map(pid -> ProcessHandle.of(pid).flatMap(ProcessHandle::parent)
                     .map(ProcessHandle::pid).orElse(-1L)).toList();
@@ -80,12 +87,18 @@ class LocalApiServerLifecycleIT {
 
         assertThat(pids).hasSize(3).allMatch(LocalApiServerLifecycleIT::alive, "alive before the kill");
 
+        Path run = Path.of(kubeconfig.get()).getParent();
         jvm.destroyForcibly(); // SIGKILL: no shutdown hook runs
 
         Await.condition("etcd, kube-apiserver and kube-controller-manager to exit after their JVM was killed",
                 TIMEOUT, POLL, () -> pids.stream().noneMatch(LocalApiServerLifecycleIT::alive));
         Await.condition("the supervisors to exit", TIMEOUT, POLL,
                 () -> supervisors.stream().noneMatch(LocalApiServerLifecycleIT::alive));
+        Await.condition("the killed JVM to be gone", TIMEOUT, POLL, () -> !jvm.isAlive());
+
+        assertThat(run).as("the killed JVM's run folder").exists();
+        LocalApiServer.sweepAbandonedRuns(run.getParent());
+        assertThat(run).as("swept by the next start").doesNotExist();
     }
 
     @Test

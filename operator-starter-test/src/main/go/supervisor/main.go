@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command supervisor runs one child process for the operator-starter-test local API server and
 // guarantees that the child does not outlive the JVM that started it.
 //
@@ -9,6 +11,8 @@
 // the child's process group, waits up to the grace period, then sends SIGKILL. On Linux the child
 // also gets SIGKILL if the supervisor itself is killed (parent-death signal). The supervisor exits
 // with the child's exit code, or 128+signal when the child was killed by a signal.
+//
+// Unix only (Linux and macOS): it relies on process groups and signals.
 package main
 
 import (

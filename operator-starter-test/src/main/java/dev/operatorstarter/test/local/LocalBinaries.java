@@ -56,10 +56,15 @@ final class LocalBinaries {
         return GoModule.ETCD.upstreamVersion();
     }
 
-    /** The cache entry name: versions, platform and a fingerprint of the wrapper modules. */
+    /** The servers' cache entry name: versions, platform and a fingerprint of their wrapper modules. */
     static String cacheKey() {
         return "kubernetes-" + kubernetesVersion() + "_etcd-" + etcdVersion() + "_" + platform() + "_"
-                + GoModule.fingerprint();
+                + GoModule.fingerprint(GoModule.KUBERNETES, GoModule.ETCD);
+    }
+
+    /** The supervisor's own entry, so that changing it never forces the servers to be rebuilt. */
+    static String supervisorCacheKey() {
+        return "supervisor_" + platform() + "_" + GoModule.fingerprint(GoModule.SUPERVISOR);
     }
 
     Resolved resolve() {
@@ -76,26 +81,29 @@ final class LocalBinaries {
                 }
                 paths.put(binary, path);
             }
-            Path supervisor = override.resolve(Binary.SUPERVISOR.fileName());
-            if (Files.isExecutable(supervisor)) {
-                paths.put(Binary.SUPERVISOR, supervisor);
-            } else {
-                supervisorFromCache().ifPresent(p -> paths.put(Binary.SUPERVISOR, p));
-            }
-            return new Resolved(paths, kubernetesVersion(), etcdVersion());
+        } else {
+            Path entry = cache.obtain(cacheKey(), SERVERS.stream().map(Binary::fileName).toList(),
+                    output -> requireGo().build(SERVERS, output));
+            SERVERS.forEach(binary -> paths.put(binary, entry.resolve(binary.fileName())));
         }
-
-        List<Binary> all = List.of(Binary.values());
-        Path entry = cache.obtain(cacheKey(), all.stream().map(Binary::fileName).toList(),
-                output -> requireGo().build(all, output));
-        for (Binary binary : all) {
-            paths.put(binary, entry.resolve(binary.fileName()));
-        }
+        supervisor(override).ifPresent(path -> paths.put(Binary.SUPERVISOR, path));
         return new Resolved(paths, kubernetesVersion(), etcdVersion());
     }
 
-    /** The supervisor alone (a one-second build) for users who bring their own server binaries. */
-    private Optional<Path> supervisorFromCache() {
+    /**
+     * The supervisor: from the user's binary folder if it has one, else from the cache (a
+     * one-second build). Without it and without Go, the servers still run, but a JVM killed with
+     * SIGKILL may leave them behind.
+     */
+    private Optional<Path> supervisor(@Nullable Path override) {
+        if (override != null && Files.isExecutable(override.resolve(Binary.SUPERVISOR.fileName()))) {
+            return Optional.of(override.resolve(Binary.SUPERVISOR.fileName()));
+        }
+        List<String> file = List.of(Binary.SUPERVISOR.fileName());
+        Path entry = cache.root().resolve(supervisorCacheKey());
+        if (cache.verify(entry, file).isEmpty()) {
+            return Optional.of(entry.resolve(Binary.SUPERVISOR.fileName()));
+        }
         Optional<Path> go = GoToolchain.locate(environment);
         if (go.isEmpty()) {
             log.warn("No supervisor binary and no Go toolchain: the local API server's processes will be stopped "
@@ -103,9 +111,8 @@ final class LocalBinaries {
             return Optional.empty();
         }
         GoToolchain toolchain = new GoToolchain(go.get(), options.buildTimeout());
-        Path entry = cache.obtain("supervisor_" + platform() + "_" + GoModule.fingerprint(),
-                List.of(Binary.SUPERVISOR.fileName()), output -> toolchain.build(List.of(Binary.SUPERVISOR), output));
-        return Optional.of(entry.resolve(Binary.SUPERVISOR.fileName()));
+        return Optional.of(cache.obtain(supervisorCacheKey(), file,
+                output -> toolchain.build(List.of(Binary.SUPERVISOR), output)).resolve(Binary.SUPERVISOR.fileName()));
     }
 
     private GoToolchain requireGo() {

@@ -2,7 +2,12 @@ package dev.operatorstarter.test.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.operatorstarter.test.internal.Await;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -88,6 +93,42 @@ class BinaryCacheTest {
         assertThat(root.resolve("k1")).doesNotExist();
         cache.obtain("k1", FILES, builder);
         assertThat(builds).hasValue(1);
+    }
+
+    @Test
+    void anotherJvmHoldsTheCacheLockForAsLongAsItBuilds() throws Exception {
+        Process other = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), BinaryCacheBuildingProcess.class.getName(),
+                root.toString()).redirectErrorStream(true).redirectOutput(root.resolve("other.log").toFile()).start();
+        try {
+            Await.condition("the other JVM to start building", Duration.ofSeconds(60), Duration.ofMillis(20),
+                    () -> Files.exists(root.resolve("building")) || !other.isAlive());
+            assertThat(other.isAlive()).as("the other JVM is building").isTrue();
+
+            boolean lockedWhileBuilding = heldByAnotherProcess(root.resolve(".lock"));
+            Files.createFile(root.resolve("release"));
+            assertThat(other.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            boolean lockedAfterwards = heldByAnotherProcess(root.resolve(".lock"));
+
+            assertThat(lockedWhileBuilding).isTrue();
+            assertThat(lockedAfterwards).isFalse();
+            assertThat(other.exitValue()).isZero();
+            assertThat(new BinaryCache(root).obtain("k1", List.of("etcd"), builder)).isEqualTo(root.resolve("k1"));
+            assertThat(builds).as("the entry built by the other JVM is reused").hasValue(0);
+        } finally {
+            other.destroyForcibly();
+        }
+    }
+
+    private static boolean heldByAnotherProcess(Path lockFile) throws IOException {
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                return true;
+            }
+            lock.release();
+            return false;
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.operatorstarter.test;
 
+import dev.operatorstarter.test.internal.Settings;
 import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -19,9 +20,10 @@ public enum ClusterBackend {
     /** K3s in a container, through Testcontainers. Needs a Docker engine. */
     K3S,
     /**
-     * A cluster the user already has, from a kubeconfig: {@code OPERATOR_TEST_KUBECONFIG}, else
-     * {@code KUBECONFIG}, else {@code ~/.kube/config}; context {@code OPERATOR_TEST_CONTEXT} or
-     * the current one. Tests get fresh namespaces; nothing else is changed except installed CRDs.
+     * A cluster the user already has, from a kubeconfig: system property
+     * {@code operator.test.kubeconfig} or {@code OPERATOR_TEST_KUBECONFIG}, else {@code KUBECONFIG},
+     * else {@code ~/.kube/config}; context {@code operator.test.context} or
+     * {@code OPERATOR_TEST_CONTEXT}, else the current one. Tests get fresh namespaces; nothing else is changed except installed CRDs.
      */
     EXISTING;
 
@@ -38,8 +40,7 @@ public enum ClusterBackend {
 
     /** The explicit choice from the system property, else the environment, else {@code null}. */
     public static @Nullable String explicitChoice(Map<String, String> environment) {
-        String value = System.getProperty(PROPERTY);
-        return value != null && !value.isBlank() ? value : environment.get(ENV);
+        return Settings.get(PROPERTY, ENV, environment);
     }
 
     static ClusterBackend parse(String value) {

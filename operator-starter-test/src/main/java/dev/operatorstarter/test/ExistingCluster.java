@@ -2,6 +2,7 @@ package dev.operatorstarter.test;
 
 import dev.operatorstarter.test.internal.Kubeconfig;
 import dev.operatorstarter.test.internal.OwnerOnly;
+import dev.operatorstarter.test.internal.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +16,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class ExistingCluster implements KubernetesCluster {
 
+    static final String KUBECONFIG_PROPERTY = "operator.test.kubeconfig";
     static final String KUBECONFIG_ENV = "OPERATOR_TEST_KUBECONFIG";
+    static final String CONTEXT_PROPERTY = "operator.test.context";
     static final String CONTEXT_ENV = "OPERATOR_TEST_CONTEXT";
 
     private final ClusterConnection connection;
@@ -30,7 +33,7 @@ final class ExistingCluster implements KubernetesCluster {
 
     static ExistingCluster connect(Map<String, String> environment) {
         Path source = kubeconfigPath(environment);
-        String context = blankToNull(environment.get(CONTEXT_ENV));
+        String context = Settings.get(CONTEXT_PROPERTY, CONTEXT_ENV, environment);
         Kubeconfig.Entry entry;
         try {
             entry = Kubeconfig.read(source, context);
@@ -41,11 +44,7 @@ final class ExistingCluster implements KubernetesCluster {
             // A kubeconfig of its own, whose current context is the chosen one, for the code under test.
             Path directory = Files.createTempDirectory("operator-starter-existing-");
             OwnerOnly.restrict(directory);
-            Path kubeconfig = directory.resolve("kubeconfig");
-            Kubeconfig.write(kubeconfig, entry.context(), entry.server(), entry.certificateAuthorityPem(),
-                    entry.clientCertificatePem(), entry.clientKeyPem(), entry.bearerToken());
-            ClusterConnection connection = new ClusterConnection(entry.server(), entry.certificateAuthorityPem(),
-                    entry.clientCertificatePem(), entry.clientKeyPem(), entry.bearerToken(), kubeconfig);
+            ClusterConnection connection = entry.writeTo(directory.resolve("kubeconfig"), entry.context());
             return new ExistingCluster(connection, new ClusterAccess(connection).serverVersion(), directory);
         } catch (IOException | RuntimeException e) {
             if (e instanceof ClusterStartException cse) {
@@ -57,7 +56,7 @@ final class ExistingCluster implements KubernetesCluster {
     }
 
     private static Path kubeconfigPath(Map<String, String> environment) {
-        String explicit = blankToNull(environment.get(KUBECONFIG_ENV));
+        String explicit = Settings.get(KUBECONFIG_PROPERTY, KUBECONFIG_ENV, environment);
         if (explicit != null) {
             return Path.of(explicit);
         }

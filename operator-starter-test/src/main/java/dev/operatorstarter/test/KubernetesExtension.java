@@ -25,6 +25,7 @@ public final class KubernetesExtension implements BeforeAllCallback, ParameterRe
     @Override
     public void beforeAll(ExtensionContext context) {
         SharedCluster shared = shared(context);
+        shared.cluster(); // a cluster that could not start fails the class here, before any test
         KubernetesTest annotation = AnnotationSupport.findAnnotation(context.getRequiredTestClass(), KubernetesTest.class)
                 .orElse(null);
         if (annotation != null) {

@@ -1,5 +1,6 @@
 package dev.operatorstarter.test.internal;
 
+import dev.operatorstarter.test.ClusterConnection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -28,6 +29,16 @@ public final class Kubeconfig {
     /** The facts of one kubeconfig context, with certificate data as PEM text. */
     public record Entry(URI server, String certificateAuthorityPem, @Nullable String clientCertificatePem,
             @Nullable String clientKeyPem, @Nullable String bearerToken, String context) {
+
+        /**
+         * Writes this entry to {@code file} as a kubeconfig whose only (and current) context is
+         * {@code name}, and returns the connection it describes.
+         */
+        public ClusterConnection writeTo(Path file, String name) {
+            write(file, name, server, certificateAuthorityPem, clientCertificatePem, clientKeyPem, bearerToken);
+            return new ClusterConnection(server, certificateAuthorityPem, clientCertificatePem, clientKeyPem,
+                    bearerToken, file);
+        }
     }
 
     /**

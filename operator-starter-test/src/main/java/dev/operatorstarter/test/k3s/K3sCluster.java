@@ -6,6 +6,7 @@ import dev.operatorstarter.test.ClusterStartException;
 import dev.operatorstarter.test.KubernetesCluster;
 import dev.operatorstarter.test.internal.KubernetesApi;
 import dev.operatorstarter.test.internal.Kubeconfig;
+import dev.operatorstarter.test.internal.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,11 +50,8 @@ public final class K3sCluster implements KubernetesCluster {
 
     /** The configured image name. */
     public static String image() {
-        String image = System.getProperty(IMAGE_PROPERTY);
-        if (image == null || image.isBlank()) {
-            image = System.getenv(IMAGE_ENV);
-        }
-        return image == null || image.isBlank() ? DEFAULT_IMAGE : image;
+        String image = Settings.get(IMAGE_PROPERTY, IMAGE_ENV, System.getenv());
+        return image == null ? DEFAULT_IMAGE : image;
     }
 
     /** Starts a K3s container from {@code image} and waits until its API server answers. */
@@ -64,13 +62,9 @@ public final class K3sCluster implements KubernetesCluster {
             Path directory = Files.createTempDirectory("operator-starter-k3s-");
             Path source = directory.resolve("k3s.kubeconfig");
             Files.writeString(source, container.getKubeConfigYaml());
-            Kubeconfig.Entry entry = Kubeconfig.read(source, null);
-            Path kubeconfig = directory.resolve("kubeconfig");
-            Kubeconfig.write(kubeconfig, "operator-starter-k3s", entry.server(), entry.certificateAuthorityPem(),
-                    entry.clientCertificatePem(), entry.clientKeyPem(), entry.bearerToken());
+            ClusterConnection connection = Kubeconfig.read(source, null)
+                    .writeTo(directory.resolve("kubeconfig"), "operator-starter-k3s");
             Files.delete(source);
-            ClusterConnection connection = new ClusterConnection(entry.server(), entry.certificateAuthorityPem(),
-                    entry.clientCertificatePem(), entry.clientKeyPem(), entry.bearerToken(), kubeconfig);
             String version = KubernetesApi.of(connection.server(), connection.sslContext(), connection.bearerToken())
                     .get("/version").orThrow("GET /version").path("gitVersion").asString();
             return new K3sCluster(container, connection, version, directory);

@@ -67,36 +67,46 @@ final class BinaryCache {
             try {
                 Files.createDirectories(root);
                 try (FileChannel channel = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE,
-                        StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
-                    // Another JVM may have finished the entry while we waited for the lock.
-                    Optional<String> problem = verify(entry, files);
-                    if (problem.isEmpty()) {
-                        return entry;
-                    }
-                    if (Files.exists(entry)) {
-                        log.warn("Cached binaries in {} are unusable ({}); rebuilding them", entry, problem.get());
-                        deleteRecursively(entry);
-                    }
-                    removeAbandonedBuilds();
-                    Path partial = Files.createTempDirectory(root, ".partial-" + key + "-");
+                        StandardOpenOption.WRITE)) {
+                    FileLock lock = channel.lock();
                     try {
-                        builder.build(partial);
-                    } catch (IOException e) {
-                        throw new ClusterStartException("building the binaries for " + key + " failed: " + e.getMessage()
-                                + " (partial output kept in " + partial + ")", e);
+                        return buildLocked(key, entry, files, builder);
+                    } finally {
+                        lock.release();
                     }
-                    writeManifest(partial, files);
-                    move(partial, entry);
-                    Optional<String> after = verify(entry, files);
-                    if (after.isPresent()) {
-                        throw new ClusterStartException("binaries built into " + entry + " fail verification: " + after.get());
-                    }
-                    return entry;
                 }
             } catch (IOException e) {
                 throw new ClusterStartException("cannot prepare the binary cache " + root + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    /** Builds the entry; the caller holds the cache lock. */
+    private Path buildLocked(String key, Path entry, Collection<String> files, Builder builder) throws IOException {
+        // Another JVM may have finished the entry while we waited for the lock.
+        Optional<String> problem = verify(entry, files);
+        if (problem.isEmpty()) {
+            return entry;
+        }
+        if (Files.exists(entry)) {
+            log.warn("Cached binaries in {} are unusable ({}); rebuilding them", entry, problem.get());
+            deleteRecursively(entry);
+        }
+        removeAbandonedBuilds();
+        Path partial = Files.createTempDirectory(root, ".partial-" + key + "-");
+        try {
+            builder.build(partial);
+        } catch (IOException e) {
+            throw new ClusterStartException("building the binaries for " + key + " failed: " + e.getMessage()
+                    + " (partial output kept in " + partial + ")", e);
+        }
+        writeManifest(partial, files);
+        move(partial, entry);
+        Optional<String> after = verify(entry, files);
+        if (after.isPresent()) {
+            throw new ClusterStartException("binaries built into " + entry + " fail verification: " + after.get());
+        }
+        return entry;
     }
 
     /** Empty when the entry is complete and intact; otherwise what is wrong with it. */

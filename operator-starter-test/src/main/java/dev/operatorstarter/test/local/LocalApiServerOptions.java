@@ -1,5 +1,6 @@
 package dev.operatorstarter.test.local;
 
+import dev.operatorstarter.test.internal.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -98,11 +99,7 @@ public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout
         }
 
         private @Nullable String setting(String property, String variable) {
-            String value = System.getProperty(property);
-            if (value == null || value.isBlank()) {
-                value = environment.get(variable);
-            }
-            return value == null || value.isBlank() ? null : value;
+            return Settings.get(property, variable, environment);
         }
 
         private Path userCacheDirectory() {

@@ -1,0 +1,68 @@
+package dev.operatorstarter.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+import org.junit.platform.testkit.engine.EventType;
+
+/** The extension's behaviour when the cluster cannot be had, run in an engine of its own. */
+class KubernetesExtensionTest {
+
+    private static final String RUNNING_FIXTURES = "operator.test.fixtures";
+
+    @Test
+    void aClusterThatCannotStartFailsEveryClassWithTheSameCauseAndIsTriedOnce(@TempDir Path temp) {
+        Path missing = temp.resolve("missing-kubeconfig");
+        System.setProperty(ClusterBackend.PROPERTY, "existing");
+        System.setProperty(ExistingCluster.KUBECONFIG_PROPERTY, missing.toString());
+        System.setProperty(RUNNING_FIXTURES, "true");
+        List<Event> failures;
+        try {
+            failures = EngineTestKit.engine("junit-jupiter")
+                    .selectors(selectClass(FirstFixture.class), selectClass(SecondFixture.class))
+                    .execute().containerEvents().failed().list();
+        } finally {
+            System.clearProperty(ClusterBackend.PROPERTY);
+            System.clearProperty(ExistingCluster.KUBECONFIG_PROPERTY);
+            System.clearProperty(RUNNING_FIXTURES);
+        }
+
+        assertThat(failures).hasSize(2);
+        List<Throwable> causes = failures.stream().map(KubernetesExtensionTest::throwable).toList();
+        assertThat(causes).allSatisfy(cause -> assertThat(cause)
+                .isInstanceOf(ClusterStartException.class)
+                .hasMessageStartingWith("the test cluster for this run could not be started")
+                .hasMessageContaining("cannot read kubeconfig " + missing));
+        assertThat(causes.get(0).getCause()).as("one attempt, one memoised failure")
+                .isNotNull().isSameAs(causes.get(1).getCause());
+    }
+
+    private static Throwable throwable(Event event) {
+        assertThat(event.getType()).isEqualTo(EventType.FINISHED);
+        return event.getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow()
+                .getThrowable().orElseThrow();
+    }
+
+    @KubernetesTest
+    @EnabledIfSystemProperty(named = RUNNING_FIXTURES, matches = "true")
+    static class FirstFixture {
+        @Test
+        void needsTheCluster(ClusterConnection connection) {
+        }
+    }
+
+    @KubernetesTest
+    @EnabledIfSystemProperty(named = RUNNING_FIXTURES, matches = "true")
+    static class SecondFixture {
+        @Test
+        void needsTheCluster(ClusterConnection connection) {
+        }
+    }
+}

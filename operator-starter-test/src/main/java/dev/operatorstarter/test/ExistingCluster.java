@@ -1,5 +1,6 @@
 package dev.operatorstarter.test;
 
+import dev.operatorstarter.test.internal.Folders;
 import dev.operatorstarter.test.internal.Kubeconfig;
 import dev.operatorstarter.test.internal.OwnerOnly;
 import dev.operatorstarter.test.internal.Settings;
@@ -40,13 +41,15 @@ final class ExistingCluster implements KubernetesCluster {
         } catch (IllegalArgumentException e) {
             throw new ClusterStartException("cannot use the existing cluster: " + e.getMessage(), e);
         }
+        Path directory = null;
         try {
             // A kubeconfig of its own, whose current context is the chosen one, for the code under test.
-            Path directory = Files.createTempDirectory("operator-starter-existing-");
+            directory = Files.createTempDirectory("operator-starter-existing-");
             OwnerOnly.restrict(directory);
             ClusterConnection connection = entry.writeTo(directory.resolve("kubeconfig"), entry.context());
             return new ExistingCluster(connection, new ClusterAccess(connection).serverVersion(), directory);
         } catch (IOException | RuntimeException e) {
+            Folders.deleteQuietly(directory);
             if (e instanceof ClusterStartException cse) {
                 throw cse;
             }
@@ -90,11 +93,6 @@ final class ExistingCluster implements KubernetesCluster {
 
     @Override
     public void close() {
-        try {
-            Files.deleteIfExists(directory.resolve("kubeconfig"));
-            Files.deleteIfExists(directory);
-        } catch (IOException ignored) {
-            // a temporary file; the OS cleans it up eventually
-        }
+        Folders.deleteQuietly(directory);
     }
 }

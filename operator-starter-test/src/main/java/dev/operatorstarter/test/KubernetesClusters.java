@@ -22,7 +22,7 @@ public final class KubernetesClusters {
         ClusterBackend backend = ClusterBackend.select(explicit,
                 explicit == null && testcontainersPresent() && K3sSupport.dockerAvailable());
         log.info("Starting a test cluster on the {} backend{}", backend,
-                explicit == null ? " (selected automatically)" : " (chosen by " + ClusterBackend.ENV + ")");
+                explicit == null ? " (selected automatically)" : " (chosen by " + ClusterBackend.PROPERTY + " / " + ClusterBackend.ENV + ")");
         return start(backend);
     }
 

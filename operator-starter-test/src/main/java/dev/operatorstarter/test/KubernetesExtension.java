@@ -53,7 +53,9 @@ public final class KubernetesExtension implements BeforeAllCallback, ParameterRe
         }
         if (type == TestNamespace.class) {
             String owner = context.getTestClass().map(Class::getSimpleName).orElse("test");
-            return context.getStore(STORE).computeIfAbsent(ScopedNamespace.class,
+            // Keyed by the scope's id: a store lookup also sees the parents' entries, and a test
+            // method must not receive the namespace its class's @BeforeAll method got.
+            return context.getStore(STORE).computeIfAbsent("namespace:" + context.getUniqueId(),
                     key -> new ScopedNamespace(shared.access(), shared.access().createNamespace(owner)),
                     ScopedNamespace.class).namespace;
         }

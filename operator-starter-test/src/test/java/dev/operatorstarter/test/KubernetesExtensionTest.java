@@ -5,6 +5,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +21,7 @@ class KubernetesExtensionTest {
     @Test
     void aClusterThatCannotStartFailsEveryClassWithTheSameCauseAndIsTriedOnce(@TempDir Path temp) {
         Path missing = temp.resolve("missing-kubeconfig");
+        Properties saved = (Properties) System.getProperties().clone();
         System.setProperty(ClusterBackend.PROPERTY, "existing");
         System.setProperty(ExistingCluster.KUBECONFIG_PROPERTY, missing.toString());
         System.setProperty(RUNNING_FIXTURES, "true");
@@ -29,9 +31,7 @@ class KubernetesExtensionTest {
                     .selectors(selectClass(FirstFixture.class), selectClass(SecondFixture.class))
                     .execute().containerEvents().failed().list();
         } finally {
-            System.clearProperty(ClusterBackend.PROPERTY);
-            System.clearProperty(ExistingCluster.KUBECONFIG_PROPERTY);
-            System.clearProperty(RUNNING_FIXTURES);
+            System.setProperties(saved);
         }
 
         assertThat(failures).hasSize(2);

@@ -16,9 +16,13 @@ public final class Await {
 
     /**
      * Calls {@code probe} every {@code interval} until it returns a value, and returns that value.
-     * A probe that throws is retried; the last failure is attached to the timeout.
      *
-     * @throws IllegalStateException after {@code timeout}, naming {@code what} was awaited
+     * <p>A probe that throws is tried again (the server may not be up yet) and its last failure is
+     * attached to the timeout, except that an {@link Abort} thrown by the probe ends the wait at
+     * once, as does an interrupt of the waiting thread.
+     *
+     * @throws IllegalStateException after {@code timeout}, naming {@code what} was awaited, or when interrupted
+     * @throws Abort when the probe decides that waiting longer is pointless
      */
     public static <T> T until(String what, Duration timeout, Duration interval, Supplier<Optional<T>> probe) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -29,18 +33,19 @@ public final class Await {
                 if (value.isPresent()) {
                     return value.get();
                 }
+            } catch (Abort e) {
+                throw e;
             } catch (RuntimeException e) {
                 lastFailure = e;
             }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new IllegalStateException("interrupted while waiting for " + what, lastFailure);
+            }
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
-                IllegalStateException timeoutError = new IllegalStateException(
-                        "timed out after " + timeout.toSeconds() + "s waiting for " + what
-                                + (lastFailure == null ? "" : "; last attempt failed with: " + lastFailure.getMessage()));
-                if (lastFailure != null) {
-                    timeoutError.initCause(lastFailure);
-                }
-                throw timeoutError;
+                throw new IllegalStateException("timed out after " + timeout.toSeconds() + "s waiting for " + what
+                        + (lastFailure == null ? "" : "; last attempt failed with: " + lastFailure.getMessage()),
+                        lastFailure);
             }
             try {
                 TimeUnit.NANOSECONDS.sleep(Math.min(remaining, interval.toNanos()));
@@ -54,5 +59,14 @@ public final class Await {
     /** {@link #until} for a yes/no condition. */
     public static void condition(String what, Duration timeout, Duration interval, Supplier<Boolean> condition) {
         until(what, timeout, interval, () -> condition.get() ? Optional.of(Boolean.TRUE) : Optional.empty());
+    }
+
+    /** Thrown by a probe to stop waiting: what it waits for can no longer happen. */
+    public static final class Abort extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public Abort(String message) {
+            super(message);
+        }
     }
 }

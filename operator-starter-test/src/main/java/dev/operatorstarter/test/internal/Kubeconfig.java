@@ -30,6 +30,13 @@ public final class Kubeconfig {
     public record Entry(URI server, String certificateAuthorityPem, @Nullable String clientCertificatePem,
             @Nullable String clientKeyPem, @Nullable String bearerToken, String context) {
 
+        /** Names the server and context only: the key and token never reach a log. */
+        @Override
+        public String toString() {
+            return "Kubeconfig.Entry[server=" + server + ", context=" + context + ", clientCertificate="
+                    + (clientCertificatePem != null) + ", token=" + (bearerToken != null ? "<redacted>" : "none") + "]";
+        }
+
         /**
          * Writes this entry to {@code file} as a kubeconfig whose only (and current) context is
          * {@code name}, and returns the connection it describes.
@@ -64,8 +71,7 @@ public final class Kubeconfig {
         root.putArray("contexts").add(KubernetesApi.object().put("name", name).set("context", context));
         root.putObject("preferences");
         try {
-            Files.writeString(file, YAML.writeValueAsString(root));
-            OwnerOnly.restrict(file);
+            OwnerOnly.write(file, YAML.writeValueAsString(root));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write kubeconfig " + file + ": " + e.getMessage(), e);
         }

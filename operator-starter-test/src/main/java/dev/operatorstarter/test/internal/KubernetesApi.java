@@ -105,7 +105,7 @@ public final class KubernetesApi {
             throw new UncheckedIOException(method + " " + server.resolve(path) + " failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new KubernetesApiException(method + " " + path + " was interrupted");
+            throw new KubernetesApiException(method + " " + path + " was interrupted", e);
         }
     }
 
@@ -141,6 +141,10 @@ public final class KubernetesApi {
 
         public KubernetesApiException(String message) {
             super(message);
+        }
+
+        public KubernetesApiException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 }

@@ -4,7 +4,9 @@ import dev.operatorstarter.test.ClusterBackend;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.ClusterStartException;
 import dev.operatorstarter.test.KubernetesCluster;
+import dev.operatorstarter.test.internal.Folders;
 import dev.operatorstarter.test.internal.KubernetesApi;
+import dev.operatorstarter.test.internal.OwnerOnly;
 import dev.operatorstarter.test.internal.Kubeconfig;
 import dev.operatorstarter.test.internal.Settings;
 import java.io.IOException;
@@ -57,11 +59,13 @@ public final class K3sCluster implements KubernetesCluster {
     /** Starts a K3s container from {@code image} and waits until its API server answers. */
     public static K3sCluster start(String image) {
         K3sContainer container = new K3sContainer(DockerImageName.parse(image).asCompatibleSubstituteFor("rancher/k3s"));
+        Path directory = null;
         try {
             container.start();
-            Path directory = Files.createTempDirectory("operator-starter-k3s-");
+            directory = Files.createTempDirectory("operator-starter-k3s-");
+            OwnerOnly.restrict(directory);
             Path source = directory.resolve("k3s.kubeconfig");
-            Files.writeString(source, container.getKubeConfigYaml());
+            OwnerOnly.write(source, container.getKubeConfigYaml());
             ClusterConnection connection = Kubeconfig.read(source, null)
                     .writeTo(directory.resolve("kubeconfig"), "operator-starter-k3s");
             Files.delete(source);
@@ -70,6 +74,7 @@ public final class K3sCluster implements KubernetesCluster {
             return new K3sCluster(container, connection, version, directory);
         } catch (IOException | RuntimeException e) {
             container.stop();
+            Folders.deleteQuietly(directory);
             throw new ClusterStartException("K3s (" + image + ") did not start: " + e.getMessage(), e);
         }
     }
@@ -92,11 +97,6 @@ public final class K3sCluster implements KubernetesCluster {
     @Override
     public void close() {
         container.stop();
-        try {
-            Files.deleteIfExists(directory.resolve("kubeconfig"));
-            Files.deleteIfExists(directory);
-        } catch (IOException ignored) {
-            // a temporary file
-        }
+        Folders.deleteQuietly(directory);
     }
 }

@@ -1,5 +1,6 @@
 package dev.operatorstarter.test.local;
 
+import dev.operatorstarter.test.internal.Folders;
 import dev.operatorstarter.test.ClusterStartException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -90,7 +91,7 @@ final class BinaryCache {
         }
         if (Files.exists(entry)) {
             log.warn("Cached binaries in {} are unusable ({}); rebuilding them", entry, problem.get());
-            deleteRecursively(entry);
+            Folders.deleteRecursively(entry);
         }
         removeAbandonedBuilds();
         Path partial = Files.createTempDirectory(root, ".partial-" + key + "-");
@@ -169,7 +170,7 @@ final class BinaryCache {
         try (DirectoryStream<Path> partials = Files.newDirectoryStream(root, ".partial-*")) {
             for (Path partial : partials) {
                 log.info("Removing abandoned build folder {}", partial);
-                deleteRecursively(partial);
+                Folders.deleteRecursively(partial);
             }
         }
     }
@@ -180,23 +181,6 @@ final class BinaryCache {
             return HexFormat.of().formatHex(((DigestInputStream) in).getMessageDigest().digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    static void deleteRecursively(Path path) throws IOException {
-        if (!Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(path)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
         }
     }
 }

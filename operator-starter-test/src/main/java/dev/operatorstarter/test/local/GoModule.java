@@ -78,10 +78,11 @@ enum GoModule {
         }
     }
 
-    /** A short hex digest over the given modules' files. */
-    static String fingerprint(GoModule... modules) {
+    /** A short hex digest over a build recipe and the given modules' files. */
+    static String fingerprint(String recipe, GoModule... modules) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update(recipe.getBytes(StandardCharsets.UTF_8));
             for (GoModule module : modules) {
                 module.digest(digest);
             }

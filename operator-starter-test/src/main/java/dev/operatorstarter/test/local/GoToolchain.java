@@ -1,5 +1,6 @@
 package dev.operatorstarter.test.local;
 
+import dev.operatorstarter.test.internal.Folders;
 import dev.operatorstarter.test.ClusterStartException;
 import java.io.File;
 import java.io.IOException;
@@ -19,6 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /** The Go toolchain that compiles the local API server's binaries from the wrapper modules. */
 final class GoToolchain {
+
+    /** Static binaries that run on any Linux, the way Kubernetes releases them. */
+    private static final java.util.Map<String, String> ENVIRONMENT = java.util.Map.of("CGO_ENABLED", "0");
 
     private static final Logger log = LoggerFactory.getLogger(GoToolchain.class);
 
@@ -57,6 +61,24 @@ final class GoToolchain {
         return candidates.stream().filter(p -> Files.isRegularFile(p) && Files.isExecutable(p)).findFirst();
     }
 
+    /** The build command for one binary. */
+    private static List<String> command(String go, Binary binary, String buildDate, String output) {
+        return List.of(go, "build", "-trimpath", "-ldflags", binary.ldflags(buildDate), "-o", output,
+                binary.goPackage());
+    }
+
+    /**
+     * How {@code binaries} are built (commands and environment, without the machine-specific Go
+     * path, date and output folder), so the cache key changes when the recipe does.
+     */
+    static String recipe(List<Binary> binaries) {
+        StringBuilder recipe = new StringBuilder(ENVIRONMENT.toString());
+        for (Binary binary : binaries) {
+            recipe.append('\n').append(String.join(" ", command("go", binary, "DATE", "OUT")));
+        }
+        return recipe.toString();
+    }
+
     /** Compiles {@code binaries} into {@code output}, logging to {@code output/build.log}. */
     void build(List<Binary> binaries, Path output) throws IOException {
         Path sources = output.resolve("src");
@@ -67,15 +89,13 @@ final class GoToolchain {
             if (!Files.exists(moduleDir)) {
                 binary.module().extractTo(moduleDir);
             }
-            List<String> command = List.of(go.toString(), "build", "-trimpath", "-ldflags",
-                    binary.ldflags(buildDate), "-o", output.resolve(binary.fileName()).toString(), binary.goPackage());
+            List<String> command = command(go.toString(), binary, buildDate, output.resolve(binary.fileName()).toString());
             log.info("Building {} with {} (first use of this version: several minutes)", binary.fileName(), go);
             Files.writeString(buildLog, "$ " + String.join(" ", command) + "\n", StandardCharsets.UTF_8,
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
             ProcessBuilder builder = new ProcessBuilder(command).directory(moduleDir.toFile())
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(buildLog.toFile()));
-            // Static binaries that run on any Linux, the way Kubernetes releases them.
-            builder.environment().put("CGO_ENABLED", "0");
+            builder.environment().putAll(ENVIRONMENT);
             long started = System.nanoTime();
             Process process = builder.start();
             try {
@@ -97,6 +117,6 @@ final class GoToolchain {
             }
             log.info("Built {} in {} s", binary.fileName(), Duration.ofNanos(System.nanoTime() - started).toSeconds());
         }
-        BinaryCache.deleteRecursively(sources);
+        Folders.deleteRecursively(sources);
     }
 }

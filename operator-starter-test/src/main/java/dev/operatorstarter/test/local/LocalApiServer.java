@@ -5,6 +5,7 @@ import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.ClusterStartException;
 import dev.operatorstarter.test.KubernetesCluster;
 import dev.operatorstarter.test.internal.Await;
+import dev.operatorstarter.test.internal.Folders;
 import dev.operatorstarter.test.internal.KubernetesApi;
 import dev.operatorstarter.test.internal.Kubeconfig;
 import dev.operatorstarter.test.internal.OwnerOnly;
@@ -84,7 +85,7 @@ public final class LocalApiServer implements KubernetesCluster {
     /** Builds the binaries if needed, starts the control plane and waits until it is ready. */
     public static LocalApiServer start(LocalApiServerOptions options) {
         LocalBinaries.Resolved binaries = new LocalBinaries(options, System.getenv()).resolve();
-        ClusterStartException last = null;
+        List<PortTakenException> portFailures = new ArrayList<>();
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             try {
                 LocalApiServer server = startOnce(binaries, options.startTimeout());
@@ -92,11 +93,15 @@ public final class LocalApiServer implements KubernetesCluster {
                 return server;
             } catch (PortTakenException e) {
                 // Another process took a port between our probe and the server's bind: try new ports.
-                log.info("A port was taken before {} could bind it; retrying with new ports", e.getMessage());
-                last = e;
+                log.info("{}; retrying with new ports", e.getMessage());
+                portFailures.add(e);
             }
         }
-        throw last;
+        ClusterStartException failure = new ClusterStartException("the local API server did not start: in "
+                + START_ATTEMPTS + " attempts another process took a port first each time; last: "
+                + portFailures.get(portFailures.size() - 1).getMessage(), portFailures.get(portFailures.size() - 1));
+        portFailures.subList(0, portFailures.size() - 1).forEach(failure::addSuppressed);
+        throw failure;
     }
 
     private static LocalApiServer startOnce(LocalBinaries.Resolved binaries, Duration timeout) {
@@ -121,21 +126,33 @@ public final class LocalApiServer implements KubernetesCluster {
             Layout layout = Layout.create(run, server);
             long deadline = System.nanoTime() + timeout.toNanos();
 
+            // etcd speaks TLS and demands a client certificate from this run's CA, so the probe
+            // below cannot mistake another process on the port for ours, and nothing else on the
+            // machine can read or write the cluster's data.
+            String etcdUrl = "https://127.0.0.1:" + etcdPort;
             SupervisedProcess etcd = launch(processes, binaries, Binary.ETCD, layout, List.of(
                     "--name=default",
                     "--data-dir=" + run.resolve("etcd-data"),
-                    "--listen-client-urls=http://127.0.0.1:" + etcdPort,
-                    "--advertise-client-urls=http://127.0.0.1:" + etcdPort,
+                    "--listen-client-urls=" + etcdUrl,
+                    "--advertise-client-urls=" + etcdUrl,
+                    "--cert-file=" + layout.servingCert,
+                    "--key-file=" + layout.servingKey,
+                    "--client-cert-auth=true",
+                    "--trusted-ca-file=" + layout.caCert,
                     "--listen-peer-urls=http://127.0.0.1:" + etcdPeerPort,
                     "--initial-advertise-peer-urls=http://127.0.0.1:" + etcdPeerPort,
                     "--initial-cluster=default=http://127.0.0.1:" + etcdPeerPort,
                     "--unsafe-no-fsync=true", // test data: durability is not worth the latency
                     "--log-level=warn"));
-            HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-            awaitHealthy(etcd, plain, URI.create("http://127.0.0.1:" + etcdPort + "/health"), deadline);
+            SSLContext admin = layout.adminSsl();
+            HttpClient tls = HttpClient.newBuilder().sslContext(admin).connectTimeout(Duration.ofSeconds(2)).build();
+            awaitHealthy(etcd, tls, URI.create(etcdUrl + "/health"), deadline);
 
             SupervisedProcess apiserver = launch(processes, binaries, Binary.KUBE_APISERVER, layout, List.of(
-                    "--etcd-servers=http://127.0.0.1:" + etcdPort,
+                    "--etcd-servers=" + etcdUrl,
+                    "--etcd-cafile=" + layout.caCert,
+                    "--etcd-certfile=" + layout.etcdClientCert,
+                    "--etcd-keyfile=" + layout.etcdClientKey,
                     "--bind-address=127.0.0.1",
                     "--advertise-address=127.0.0.1",
                     "--secure-port=" + apiPort,
@@ -151,8 +168,6 @@ public final class LocalApiServer implements KubernetesCluster {
                     "--endpoint-reconciler-type=none", // a loopback address is not a valid endpoint
                     "--allow-privileged=true",
                     "--profiling=false"));
-            SSLContext admin = layout.adminSsl();
-            HttpClient tls = HttpClient.newBuilder().sslContext(admin).connectTimeout(Duration.ofSeconds(2)).build();
             awaitHealthy(apiserver, tls, server.resolve("/readyz"), deadline);
 
             SupervisedProcess controllerManager = launch(processes, binaries, Binary.KUBE_CONTROLLER_MANAGER, layout,
@@ -185,7 +200,7 @@ public final class LocalApiServer implements KubernetesCluster {
         } catch (RuntimeException e) {
             processes.forEach(p -> p.stop(STOP_GRACE));
             if (e instanceof PortTakenException) {
-                deleteQuietly(run);
+                Folders.deleteQuietly(run);
             }
             throw e instanceof ClusterStartException cse ? cse
                     : new ClusterStartException("the local API server did not start: " + e.getMessage()
@@ -226,25 +241,26 @@ public final class LocalApiServer implements KubernetesCluster {
     private static void awaitReady(SupervisedProcess process, String what, long deadline,
             BooleanSupplier condition) {
         Duration remaining = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
-        boolean exited;
+        Outcome outcome;
         IllegalStateException timeout = null;
         try {
-            exited = Await.until(what, remaining, POLL, () -> {
+            outcome = Await.until(what, remaining, POLL, () -> {
                 if (!process.isAlive()) {
-                    return Optional.of(true);
+                    return Optional.of(Outcome.EXITED);
                 }
-                return condition.getAsBoolean() ? Optional.of(false) : Optional.empty();
+                return condition.getAsBoolean() ? Optional.of(Outcome.READY) : Optional.empty();
             });
         } catch (IllegalStateException e) {
-            exited = false;
+            outcome = Outcome.TIMED_OUT;
             timeout = e;
         }
-        if (!exited && timeout == null) {
+        if (outcome == Outcome.READY) {
             return;
         }
         String tail = process.logTail(40);
-        if (exited && tail.contains("address already in use")) {
-            throw new PortTakenException(process.name());
+        if (outcome == Outcome.EXITED && tail.contains("address already in use")) {
+            throw new PortTakenException(process.name() + " could not bind a port that was free a moment earlier ("
+                    + process.state() + "); last lines of " + process.logFile() + ":\n" + tail);
         }
         throw new ClusterStartException(process.name() + " did not become ready (" + process.state()
                 + ") while waiting for " + what + "; last lines of " + process.logFile() + ":\n" + tail, timeout);
@@ -317,7 +333,7 @@ public final class LocalApiServer implements KubernetesCluster {
             // the hook is running or has run
         }
         stopProcesses();
-        deleteQuietly(runDirectory);
+        Folders.deleteQuietly(runDirectory);
     }
 
     /** Stops in reverse start order: the controller manager, the API server, then etcd. */
@@ -346,7 +362,7 @@ public final class LocalApiServer implements KubernetesCluster {
                 }
                 if (ProcessHandle.of(pid).isEmpty()) {
                     log.info("Deleting {}, left by process {} which no longer runs", run, pid);
-                    deleteQuietly(run);
+                    Folders.deleteQuietly(run);
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -354,20 +370,17 @@ public final class LocalApiServer implements KubernetesCluster {
         }
     }
 
-    private static void deleteQuietly(Path directory) {
-        try {
-            BinaryCache.deleteRecursively(directory);
-        } catch (IOException | UncheckedIOException e) {
-            log.warn("Could not delete {}: {}", directory, e.getMessage());
-        }
+    /** How waiting for a process ended. */
+    private enum Outcome {
+        READY, EXITED, TIMED_OUT
     }
 
     /** A server could not bind a port that was free a moment earlier. */
     private static final class PortTakenException extends ClusterStartException {
         private static final long serialVersionUID = 1L;
 
-        PortTakenException(String process) {
-            super(process);
+        PortTakenException(String message) {
+            super(message);
         }
     }
 
@@ -378,6 +391,8 @@ public final class LocalApiServer implements KubernetesCluster {
         final Path caCert;
         final Path servingCert;
         final Path servingKey;
+        final Path etcdClientCert;
+        final Path etcdClientKey;
         final Path serviceAccountKey;
         final Path serviceAccountPublicKey;
         final Path adminKubeconfig;
@@ -391,6 +406,8 @@ public final class LocalApiServer implements KubernetesCluster {
             this.caCert = pkiDir.resolve("ca.crt");
             this.servingCert = pkiDir.resolve("serving.crt");
             this.servingKey = pkiDir.resolve("serving.key");
+            this.etcdClientCert = pkiDir.resolve("etcd-client.crt");
+            this.etcdClientKey = pkiDir.resolve("etcd-client.key");
             this.serviceAccountKey = pkiDir.resolve("service-account.key");
             this.serviceAccountPublicKey = pkiDir.resolve("service-account.pub");
             this.adminKubeconfig = run.resolve("kubeconfig");
@@ -408,12 +425,15 @@ public final class LocalApiServer implements KubernetesCluster {
                     List.of("localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc",
                             "kubernetes.default.svc.cluster.local"),
                     List.of("127.0.0.1", "10.0.0.1"));
-            String[] serviceAccount = Pki.serviceAccountKeyPair();
+            Pki.Issued etcdClient = pki.client("kube-apiserver-etcd-client", "system:masters");
+            Pki.SigningKey serviceAccount = Pki.serviceAccountKeyPair();
             Files.writeString(layout.caCert, pki.caPem());
-            writeSecret(layout.servingCert, serving.certificatePem());
-            writeSecret(layout.servingKey, serving.keyPem());
-            writeSecret(layout.serviceAccountKey, serviceAccount[0]);
-            Files.writeString(layout.serviceAccountPublicKey, serviceAccount[1]);
+            Files.writeString(layout.servingCert, serving.certificatePem());
+            OwnerOnly.write(layout.servingKey, serving.keyPem());
+            Files.writeString(layout.etcdClientCert, etcdClient.certificatePem());
+            OwnerOnly.write(layout.etcdClientKey, etcdClient.keyPem());
+            OwnerOnly.write(layout.serviceAccountKey, serviceAccount.privatePem());
+            Files.writeString(layout.serviceAccountPublicKey, serviceAccount.publicPem());
             Kubeconfig.write(layout.adminKubeconfig, "operator-starter-local", server, pki.caPem(),
                     admin.certificatePem(), admin.keyPem(), null);
             // The controller manager acts as a cluster administrator: its controllers need broad
@@ -427,11 +447,6 @@ public final class LocalApiServer implements KubernetesCluster {
         SSLContext adminSsl() {
             return Tls.sslContext(pki.caPem(), admin.certificatePem(),
                     admin.keyPem());
-        }
-
-        private static void writeSecret(Path file, String content) throws IOException {
-            Files.writeString(file, content);
-            OwnerOnly.restrict(file);
         }
     }
 }

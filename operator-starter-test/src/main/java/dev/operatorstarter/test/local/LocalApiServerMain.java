@@ -42,8 +42,7 @@ public final class LocalApiServerMain {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            Files.copy(kubeconfig, copyTo, StandardCopyOption.REPLACE_EXISTING);
-            dev.operatorstarter.test.internal.OwnerOnly.restrict(copyTo);
+            dev.operatorstarter.test.internal.OwnerOnly.write(copyTo, Files.readString(kubeconfig));
             kubeconfig = copyTo;
         }
         System.out.println("server: " + server.connection().server() + " (Kubernetes " + server.serverVersion()

@@ -59,12 +59,13 @@ final class LocalBinaries {
     /** The servers' cache entry name: versions, platform and a fingerprint of their wrapper modules. */
     static String cacheKey() {
         return "kubernetes-" + kubernetesVersion() + "_etcd-" + etcdVersion() + "_" + platform() + "_"
-                + GoModule.fingerprint(GoModule.KUBERNETES, GoModule.ETCD);
+                + GoModule.fingerprint(GoToolchain.recipe(SERVERS), GoModule.KUBERNETES, GoModule.ETCD);
     }
 
     /** The supervisor's own entry, so that changing it never forces the servers to be rebuilt. */
     static String supervisorCacheKey() {
-        return "supervisor_" + platform() + "_" + GoModule.fingerprint(GoModule.SUPERVISOR);
+        return "supervisor_" + platform() + "_" + GoModule.fingerprint(GoToolchain.recipe(List.of(Binary.SUPERVISOR)),
+                GoModule.SUPERVISOR);
     }
 
     Resolved resolve() {

@@ -45,6 +45,21 @@ final class Pki {
 
     /** A certificate with its private key, both as PEM. */
     record Issued(X509Certificate certificate, String certificatePem, String keyPem) {
+
+        /** Names the subject only: the private key never reaches a log. */
+        @Override
+        public String toString() {
+            return "Issued[" + certificate.getSubjectX500Principal().getName() + "]";
+        }
+    }
+
+    /** An RSA key pair for signing service-account tokens, as PEM. */
+    record SigningKey(String privatePem, String publicPem) {
+
+        @Override
+        public String toString() {
+            return "SigningKey[RSA]";
+        }
     }
 
     private final KeyPair caKeys;
@@ -126,13 +141,13 @@ final class Pki {
         }
     }
 
-    /** An RSA key pair for signing service-account tokens: {@code [privatePem, publicPem]}. */
-    static String[] serviceAccountKeyPair() {
+    /** A new RSA key pair for signing service-account tokens. */
+    static SigningKey serviceAccountKeyPair() {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
             generator.initialize(2048, RANDOM);
             KeyPair keys = generator.generateKeyPair();
-            return new String[] {pem(keys.getPrivate()), pem(keys.getPublic())};
+            return new SigningKey(pem(keys.getPrivate()), pem(keys.getPublic()));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot generate the service-account signing key", e);
         }

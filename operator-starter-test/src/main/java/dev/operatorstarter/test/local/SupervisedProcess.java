@@ -74,7 +74,7 @@ final class SupervisedProcess {
         return Await.until("the " + name + " process under its supervisor", Duration.ofSeconds(10),
                 Duration.ofMillis(20), () -> {
                     if (!process.isAlive()) {
-                        throw new IllegalStateException(name + "'s supervisor exited with code " + process.exitValue());
+                        throw new Await.Abort(name + "'s supervisor exited with code " + process.exitValue());
                     }
                     return process.toHandle().children().findFirst().map(ProcessHandle::pid);
                 });

@@ -35,13 +35,22 @@ class PkiTest {
     @Test
     void keysAreWrittenAsPkcs8AndReadBack() {
         Pki.Issued admin = pki.client("admin", "system:masters");
-        String[] serviceAccount = Pki.serviceAccountKeyPair();
+        Pki.SigningKey serviceAccount = Pki.serviceAccountKeyPair();
 
         assertThat(admin.keyPem()).startsWith("-----BEGIN PRIVATE KEY-----");
-        assertThat(serviceAccount[0]).startsWith("-----BEGIN PRIVATE KEY-----");
-        assertThat(serviceAccount[1]).startsWith("-----BEGIN PUBLIC KEY-----");
+        assertThat(serviceAccount.privatePem()).startsWith("-----BEGIN PRIVATE KEY-----");
+        assertThat(serviceAccount.publicPem()).startsWith("-----BEGIN PUBLIC KEY-----");
         assertThat(Tls.privateKey(admin.keyPem(), "admin key").getAlgorithm()).isEqualTo("EC");
-        assertThat(Tls.privateKey(serviceAccount[0], "sa key").getAlgorithm()).isEqualTo("RSA");
+        assertThat(Tls.privateKey(serviceAccount.privatePem(), "sa key").getAlgorithm()).isEqualTo("RSA");
         assertThat(Tls.sslContext(pki.caPem(), admin.certificatePem(), admin.keyPem())).isNotNull();
+    }
+
+    @Test
+    void keyMaterialNeverShowsInToString() {
+        Pki.Issued admin = pki.client("admin", "system:masters");
+        Pki.SigningKey serviceAccount = Pki.serviceAccountKeyPair();
+
+        assertThat(admin.toString()).contains("CN=admin").doesNotContain("PRIVATE KEY");
+        assertThat(serviceAccount.toString()).doesNotContain("PRIVATE KEY");
     }
 }

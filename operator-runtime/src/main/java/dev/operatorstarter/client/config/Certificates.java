@@ -1,0 +1,61 @@
+package dev.operatorstarter.client.config;
+
+import dev.operatorstarter.client.internal.Pem;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.util.List;
+
+/** Reading certificates and keys for a configuration, with {@link ConfigException}s naming where. */
+final class Certificates {
+
+    private static final byte[] PROBE = "operator-starter key match".getBytes(StandardCharsets.US_ASCII);
+
+    private Certificates() {
+    }
+
+    static List<X509Certificate> certificates(byte[] pem, String where) {
+        try {
+            return Pem.certificates(pem, where);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage(), e);
+        }
+    }
+
+    static PrivateKey privateKey(byte[] pem, String where) {
+        try {
+            return Pem.privateKey(pem, where);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage(), e);
+        }
+    }
+
+    /** The certificate and key as a pair, after checking that the key belongs to the certificate. */
+    static ClientCertificate matching(List<X509Certificate> chain, PrivateKey key, String where) {
+        String algorithm = switch (key.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            case "Ed25519", "EdDSA" -> "Ed25519";
+            default -> throw new ConfigException(where + ": unsupported key algorithm " + key.getAlgorithm());
+        };
+        try {
+            Signature signer = Signature.getInstance(algorithm);
+            signer.initSign(key);
+            signer.update(PROBE);
+            byte[] signature = signer.sign();
+            Signature verifier = Signature.getInstance(algorithm);
+            verifier.initVerify(chain.get(0).getPublicKey());
+            verifier.update(PROBE);
+            if (!verifier.verify(signature)) {
+                throw new ConfigException(where + " do not match: the key does not belong to the certificate "
+                        + chain.get(0).getSubjectX500Principal().getName());
+            }
+        } catch (GeneralSecurityException e) {
+            throw new ConfigException(where + " do not match: the key does not belong to the certificate "
+                    + chain.get(0).getSubjectX500Principal().getName() + " (" + e.getMessage() + ")", e);
+        }
+        return new ClientCertificate(chain, key);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.operatorstarter.client.config;
+
+import java.net.URI;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where the API server is and how to reach it: the result of reading a kubeconfig or the
+ * in-cluster service-account files. Immutable.
+ *
+ * @param server the API server's base URL, for example {@code https://10.0.0.1:443}
+ * @param tls how TLS is verified and which client certificate is presented
+ * @param credentials how requests are authenticated
+ * @param proxy an HTTP or SOCKS5 proxy ({@code proxy-url}), or {@code null} for a direct connection
+ * @param namespace the default namespace ({@code default} when the source names none)
+ * @param source where this came from, for messages: a kubeconfig file and context, or "in-cluster"
+ */
+public record ClientConfig(URI server, TlsSettings tls, Credentials credentials, @Nullable URI proxy,
+        String namespace, String source) {
+
+    public ClientConfig {
+        Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(credentials, "credentials");
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(source, "source");
+        String scheme = server.getScheme();
+        if (!"https".equals(scheme) && !"http".equals(scheme)) {
+            throw new IllegalArgumentException("server URL " + server + " (from " + source
+                    + ") must start with https:// or http://");
+        }
+        if (server.getHost() == null) {
+            throw new IllegalArgumentException("server URL " + server + " (from " + source + ") has no host");
+        }
+    }
+
+    /**
+     * The configuration a process would use without being told: the kubeconfig files in
+     * {@code KUBECONFIG}, else {@code ~/.kube/config}, else the in-cluster service-account files.
+     *
+     * @throws ConfigException naming what was tried when none of them is usable
+     */
+    public static ClientConfig load() {
+        return KubeconfigLoader.fromEnvironment(System.getenv(), null);
+    }
+
+    /** The same configuration with another default namespace. */
+    public ClientConfig withNamespace(String namespace) {
+        return new ClientConfig(server, tls, credentials, proxy, namespace, source);
+    }
+}

@@ -1,0 +1,402 @@
+package dev.operatorstarter.client.config;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * Reads kubeconfig files the way kubectl does.
+ *
+ * <p>Several files (the {@code KUBECONFIG} list) are merged: for clusters, users and contexts the
+ * first file that defines a name wins, and the first non-empty {@code current-context} wins;
+ * listed files that do not exist are skipped. Relative paths in an entry resolve against the
+ * folder of the file that holds the entry. Certificates and keys are read when the configuration
+ * is loaded, so a bad file fails here and not at the first request.
+ *
+ * <p>Every error is a {@link ConfigException} naming the file, context and field.
+ */
+public final class KubeconfigLoader {
+
+    /** Where Kubernetes mounts a pod's service-account token, CA and namespace. */
+    public static final Path SERVICE_ACCOUNT_DIRECTORY = Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
+
+    private static final YAMLMapper YAML = YAMLMapper.builder().build();
+
+    private KubeconfigLoader() {
+    }
+
+    /**
+     * The configuration found from {@code environment}: the files in {@code KUBECONFIG}, else
+     * {@code $HOME/.kube/config} if it exists, else the in-cluster service account when
+     * {@code KUBERNETES_SERVICE_HOST} is set.
+     *
+     * @param context the context to use, or {@code null} for the current context
+     */
+    public static ClientConfig fromEnvironment(Map<String, String> environment, @Nullable String context) {
+        String kubeconfig = environment.get("KUBECONFIG");
+        if (kubeconfig != null && !kubeconfig.isBlank()) {
+            List<Path> files = new ArrayList<>();
+            for (String part : kubeconfig.split(File.pathSeparator)) {
+                if (!part.isBlank()) {
+                    files.add(Path.of(part));
+                }
+            }
+            return load(files, context);
+        }
+        String home = environment.getOrDefault("HOME", System.getProperty("user.home"));
+        Path defaultFile = Path.of(home, ".kube", "config");
+        if (Files.isRegularFile(defaultFile)) {
+            return load(List.of(defaultFile), context);
+        }
+        if (environment.containsKey("KUBERNETES_SERVICE_HOST")) {
+            return InClusterConfig.load(environment, SERVICE_ACCOUNT_DIRECTORY);
+        }
+        throw new ConfigException("no Kubernetes configuration found: KUBECONFIG is not set, " + defaultFile
+                + " does not exist, and KUBERNETES_SERVICE_HOST is not set (not running in a pod)");
+    }
+
+    /** Reads one kubeconfig file. */
+    public static ClientConfig load(Path file, @Nullable String context) {
+        if (!Files.exists(file)) {
+            throw new ConfigException("kubeconfig " + file + " does not exist");
+        }
+        return load(List.of(file), context);
+    }
+
+    /** Merges {@code files} by kubectl's rules and reads {@code context} (or the current context). */
+    public static ClientConfig load(List<Path> files, @Nullable String context) {
+        Merged merged = new Merged();
+        List<Path> read = new ArrayList<>();
+        for (Path file : files) {
+            if (!Files.exists(file)) {
+                continue; // kubectl skips listed files that do not exist
+            }
+            merged.add(file, parse(file));
+            read.add(file);
+        }
+        if (read.isEmpty()) {
+            throw new ConfigException("none of the kubeconfig files " + files + " exists");
+        }
+        String where = read.size() == 1 ? "kubeconfig " + read.get(0) : "kubeconfig " + read;
+        String contextName = context != null ? context : merged.currentContext;
+        if (contextName == null || contextName.isEmpty()) {
+            throw new ConfigException(where + " has no current-context and no context was given; contexts: "
+                    + merged.contexts.keySet());
+        }
+        Entry contextEntry = merged.contexts.get(contextName);
+        if (contextEntry == null) {
+            throw new ConfigException(where + " has no context \"" + contextName + "\"; contexts: "
+                    + merged.contexts.keySet());
+        }
+        String inContext = "kubeconfig " + contextEntry.file + ": context \"" + contextName + "\"";
+        String clusterName = text(contextEntry.node, "cluster");
+        String userName = text(contextEntry.node, "user");
+        if (clusterName == null) {
+            throw new ConfigException(inContext + ": field cluster is missing");
+        }
+        Entry cluster = merged.clusters.get(clusterName);
+        if (cluster == null) {
+            throw new ConfigException(inContext + ": cluster \"" + clusterName + "\" is not defined; clusters: "
+                    + merged.clusters.keySet());
+        }
+        Entry user = null;
+        if (userName != null && !userName.isEmpty()) {
+            user = merged.users.get(userName);
+            if (user == null) {
+                throw new ConfigException(inContext + ": user \"" + userName + "\" is not defined; users: "
+                        + merged.users.keySet());
+            }
+        }
+        String namespace = text(contextEntry.node, "namespace");
+        String source = "kubeconfig " + contextEntry.file + ", context " + contextName;
+        Field clusterField = new Field(cluster.file, "context \"" + contextName + "\": cluster \"" + clusterName + "\"");
+        URI server = server(cluster.node, clusterField);
+        ClientCertificate certificate = null;
+        Credentials credentials = Credentials.none();
+        if (user != null) {
+            Field userField = new Field(user.file, "context \"" + contextName + "\": user \"" + userName + "\"");
+            certificate = clientCertificate(user.node, userField);
+            credentials = credentials(user.node, userField);
+        }
+        TlsSettings tls = new TlsSettings(certificateAuthorities(cluster.node, clusterField),
+                cluster.node.path("insecure-skip-tls-verify").asBoolean(false), text(cluster.node, "tls-server-name"),
+                certificate);
+        return new ClientConfig(server, tls, credentials, proxy(cluster.node, clusterField),
+                namespace == null || namespace.isEmpty() ? "default" : namespace, source);
+    }
+
+    private static JsonNode parse(Path file) {
+        try {
+            JsonNode root = YAML.readTree(Files.newInputStream(file));
+            if (root == null || root.isMissingNode() || root.isNull()) {
+                return YAML.createObjectNode(); // an empty file is an empty configuration, as for kubectl
+            }
+            if (!root.isObject()) {
+                throw new ConfigException("kubeconfig " + file + " is not a YAML mapping");
+            }
+            return root;
+        } catch (NoSuchFileException e) {
+            throw new ConfigException("kubeconfig " + file + " does not exist", e);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read kubeconfig " + file + ": " + e.getMessage(), e);
+        } catch (JacksonException e) {
+            throw new ConfigException("kubeconfig " + file + " is not valid YAML: " + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
+        }
+    }
+
+    private static URI server(JsonNode cluster, Field field) {
+        String server = text(cluster, "server");
+        if (server == null || server.isEmpty()) {
+            throw field.error("server", "is missing");
+        }
+        try {
+            URI uri = new URI(server);
+            if (uri.getScheme() == null || uri.getHost() == null) {
+                throw field.error("server", "\"" + server + "\" is not an absolute URL such as https://host:6443");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw field.error("server", "\"" + server + "\" is not a valid URL: " + e.getReason());
+        }
+    }
+
+    private static @Nullable URI proxy(JsonNode cluster, Field field) {
+        String proxy = text(cluster, "proxy-url");
+        if (proxy == null || proxy.isEmpty()) {
+            return null;
+        }
+        try {
+            URI uri = new URI(proxy);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!List.of("http", "https", "socks5").contains(scheme) || uri.getHost() == null) {
+                throw field.error("proxy-url", "\"" + proxy + "\" must be an http://, https:// or socks5:// URL");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw field.error("proxy-url", "\"" + proxy + "\" is not a valid URL: " + e.getReason());
+        }
+    }
+
+    private static List<X509Certificate> certificateAuthorities(JsonNode cluster, Field field) {
+        byte[] pem = bytes(cluster, "certificate-authority-data", "certificate-authority", field);
+        if (pem == null) {
+            return List.of();
+        }
+        return Certificates.certificates(pem, field.describe("certificate-authority"));
+    }
+
+    private static @Nullable ClientCertificate clientCertificate(JsonNode user, Field field) {
+        byte[] certificatePem = bytes(user, "client-certificate-data", "client-certificate", field);
+        byte[] keyPem = bytes(user, "client-key-data", "client-key", field);
+        if (certificatePem == null && keyPem == null) {
+            return null;
+        }
+        if (certificatePem == null || keyPem == null) {
+            throw field.error(certificatePem == null ? "client-certificate" : "client-key",
+                    "is missing: client-certificate and client-key must be given together");
+        }
+        List<X509Certificate> chain = Certificates.certificates(certificatePem, field.describe("client-certificate"));
+        PrivateKey key = Certificates.privateKey(keyPem, field.describe("client-key"));
+        return Certificates.matching(chain, key, field.describe("client-certificate") + " and client-key");
+    }
+
+    private static Credentials credentials(JsonNode user, Field field) {
+        List<String> methods = new ArrayList<>();
+        if (text(user, "token") != null || text(user, "tokenFile") != null) {
+            methods.add("token");
+        }
+        if (text(user, "username") != null || text(user, "password") != null) {
+            methods.add("basic auth");
+        }
+        if (user.has("exec")) {
+            methods.add("exec");
+        }
+        if (user.has("auth-provider")) {
+            throw field.error("auth-provider", "is not supported (client-go removed its built-in providers in "
+                    + "1.26); use an exec credential plugin such as kubelogin or gke-gcloud-auth-plugin");
+        }
+        if (methods.size() > 1) {
+            throw field.error("user", "has more than one authentication method " + methods + "; only one is allowed");
+        }
+        String tokenFile = text(user, "tokenFile");
+        if (tokenFile != null && !tokenFile.isEmpty()) {
+            // As in client-go, a token file takes precedence over an inline token.
+            return new Credentials.TokenFile(field.resolve(tokenFile));
+        }
+        String token = text(user, "token");
+        if (token != null && !token.isEmpty()) {
+            return new Credentials.BearerToken(token);
+        }
+        if (methods.contains("basic auth")) {
+            String username = text(user, "username");
+            String password = text(user, "password");
+            if (username == null || password == null) {
+                throw field.error(username == null ? "username" : "password",
+                        "is missing: basic auth needs both username and password");
+            }
+            return new Credentials.Basic(username, password);
+        }
+        if (user.has("exec")) {
+            return exec(user.get("exec"), field);
+        }
+        return Credentials.none();
+    }
+
+    private static Credentials.Exec exec(JsonNode exec, Field field) {
+        String apiVersion = text(exec, "apiVersion");
+        if (!"client.authentication.k8s.io/v1".equals(apiVersion)
+                && !"client.authentication.k8s.io/v1beta1".equals(apiVersion)) {
+            throw field.error("exec.apiVersion", apiVersion == null ? "is missing"
+                    : "\"" + apiVersion + "\" is not supported; use client.authentication.k8s.io/v1 or v1beta1");
+        }
+        String command = text(exec, "command");
+        if (command == null || command.isEmpty()) {
+            throw field.error("exec.command", "is missing");
+        }
+        List<String> args = new ArrayList<>();
+        for (JsonNode arg : exec.path("args")) {
+            args.add(arg.asString());
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        for (JsonNode variable : exec.path("env")) {
+            String name = text(variable, "name");
+            if (name == null) {
+                throw field.error("exec.env", "has an entry without name");
+            }
+            env.put(name, variable.path("value").asString(""));
+        }
+        String mode = text(exec, "interactiveMode");
+        Credentials.InteractiveMode interactiveMode;
+        if (mode == null || mode.isEmpty()) {
+            // v1 requires the field; v1beta1 defaults to IfAvailable, as in client-go.
+            if (apiVersion.endsWith("/v1")) {
+                throw field.error("exec.interactiveMode", "is required for client.authentication.k8s.io/v1 "
+                        + "(Never, IfAvailable or Always)");
+            }
+            interactiveMode = Credentials.InteractiveMode.IF_AVAILABLE;
+        } else {
+            interactiveMode = switch (mode) {
+                case "Never" -> Credentials.InteractiveMode.NEVER;
+                case "IfAvailable" -> Credentials.InteractiveMode.IF_AVAILABLE;
+                case "Always" -> Credentials.InteractiveMode.ALWAYS;
+                default -> throw field.error("exec.interactiveMode", "\"" + mode
+                        + "\" is not one of Never, IfAvailable, Always");
+            };
+        }
+        return new Credentials.Exec(apiVersion, command, args, env, interactiveMode,
+                exec.path("provideClusterInfo").asBoolean(false), exec.path("installHint").asString(""),
+                field.directory());
+    }
+
+    /** The bytes of {@code dataField} (base64) or of the file named by {@code fileField}; null if neither is set. */
+    private static byte @Nullable [] bytes(JsonNode node, String dataField, String fileField, Field field) {
+        String data = text(node, dataField);
+        if (data != null && !data.isEmpty()) {
+            try {
+                return Base64.getMimeDecoder().decode(data);
+            } catch (IllegalArgumentException e) {
+                throw field.error(dataField, "is not valid base64");
+            }
+        }
+        String file = text(node, fileField);
+        if (file != null && !file.isEmpty()) {
+            Path path = field.resolve(file);
+            try {
+                return Files.readAllBytes(path);
+            } catch (NoSuchFileException e) {
+                throw field.error(fileField, "names " + path + ", which does not exist");
+            } catch (IOException e) {
+                throw field.error(fileField, "names " + path + ", which cannot be read: " + e.getMessage());
+            }
+        }
+        return null;
+    }
+
+    private static @Nullable String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.asString();
+    }
+
+    /** The named entries of all files, first definition winning. */
+    private static final class Merged {
+        final Map<String, Entry> clusters = new LinkedHashMap<>();
+        final Map<String, Entry> users = new LinkedHashMap<>();
+        final Map<String, Entry> contexts = new LinkedHashMap<>();
+        @Nullable String currentContext;
+
+        void add(Path file, JsonNode root) {
+            collect(file, root, "clusters", "cluster", clusters);
+            collect(file, root, "users", "user", users);
+            collect(file, root, "contexts", "context", contexts);
+            String current = text(root, "current-context");
+            if (currentContext == null && current != null && !current.isEmpty()) {
+                currentContext = current;
+            }
+        }
+
+        private static void collect(Path file, JsonNode root, String list, String field, Map<String, Entry> into) {
+            JsonNode entries = root.get(list);
+            if (entries == null || entries.isNull()) {
+                return;
+            }
+            if (!entries.isArray()) {
+                throw new ConfigException("kubeconfig " + file + ": field " + list + " must be a list");
+            }
+            int index = 0;
+            for (JsonNode entry : entries) {
+                String name = text(entry, "name");
+                if (name == null || name.isEmpty()) {
+                    throw new ConfigException("kubeconfig " + file + ": " + list + "[" + index + "] has no name");
+                }
+                JsonNode body = entry.get(field);
+                if (body == null || !body.isObject()) {
+                    throw new ConfigException("kubeconfig " + file + ": " + list + "[" + index + "] (\"" + name
+                            + "\") has no " + field + " mapping");
+                }
+                into.putIfAbsent(name, new Entry(file, body));
+                index++;
+            }
+        }
+    }
+
+    private record Entry(Path file, JsonNode node) {
+    }
+
+    /** Where a field lives, for messages and for resolving relative paths. */
+    private record Field(Path file, String path) {
+
+        String describe(String field) {
+            return "kubeconfig " + file + ": " + path + ": " + field;
+        }
+
+        ConfigException error(String field, String problem) {
+            return new ConfigException(describe(field) + " " + problem);
+        }
+
+        Path directory() {
+            Path parent = file.toAbsolutePath().getParent();
+            return parent == null ? Path.of(".").toAbsolutePath() : parent;
+        }
+
+        Path resolve(String path) {
+            return directory().resolve(path);
+        }
+    }
+}

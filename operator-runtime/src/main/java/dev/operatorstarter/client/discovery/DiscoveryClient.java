@@ -1,0 +1,42 @@
+package dev.operatorstarter.client.discovery;
+
+import dev.operatorstarter.client.rest.RestClient;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the server serves (client-go's {@code discovery} with its memory cache and a REST mapper).
+ *
+ * <p>Uses aggregated discovery ({@code apidiscovery.k8s.io/v2}, two requests for everything)
+ * when the server offers it, and falls back to one request per group version otherwise. Results
+ * are cached until {@link #invalidate()}; a lookup that misses refreshes the cache once, so a CRD
+ * installed after the client started is found. Thread-safe.
+ */
+public interface DiscoveryClient {
+
+    /** A discovery client over {@code rest}. */
+    static DiscoveryClient create(RestClient rest) {
+        return new CachedDiscoveryClient(rest);
+    }
+
+    /** The server's version (not cached). */
+    ServerVersion serverVersion();
+
+    /** Every resource in every served group version (subresources not listed separately). */
+    List<ApiResource> resources();
+
+    /** The group versions the server serves, for example {@code v1}, {@code apps/v1}. */
+    List<String> groupVersions();
+
+    /** The resource with this group, version and plural name, refreshing once on a miss. */
+    Optional<ApiResource> findResource(String group, String version, String resource);
+
+    /**
+     * The REST mapping of a kind: the resource serving {@code kind} in {@code apiVersion}
+     * ({@code v1}, {@code apps/v1}), refreshing once on a miss.
+     */
+    Optional<ApiResource> findKind(String apiVersion, String kind);
+
+    /** Forgets the cached groups and resources; the next lookup asks the server. */
+    void invalidate();
+}

@@ -1,0 +1,177 @@
+package dev.operatorstarter.client.internal;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads PEM certificates and private keys: PKCS#8 ({@code PRIVATE KEY}), PKCS#1 ({@code RSA
+ * PRIVATE KEY}) and SEC1 ({@code EC PRIVATE KEY}), without a security provider beyond the JDK's.
+ * Errors name {@code where} the text came from and never include key material. Not API.
+ */
+public final class Pem {
+
+    private static final Pattern BLOCK = Pattern.compile(
+            "-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]*?)-----END \\1-----");
+    private static final byte[] RSA_ALGORITHM = {
+        0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00};
+    private static final byte[] EC_PUBLIC_KEY_OID = {
+        0x06, 0x07, 0x2a, (byte) 0x86, 0x48, (byte) 0xce, 0x3d, 0x02, 0x01};
+
+    private Pem() {
+    }
+
+    /** Every certificate in {@code pem}; at least one. */
+    public static List<X509Certificate> certificates(byte[] pem, String where) {
+        try {
+            List<X509Certificate> certificates = new ArrayList<>();
+            CertificateFactory factory = CertificateFactory.getInstance("X.509");
+            for (var certificate : factory.generateCertificates(new ByteArrayInputStream(pem))) {
+                certificates.add((X509Certificate) certificate);
+            }
+            if (certificates.isEmpty()) {
+                throw new IllegalArgumentException(where + " holds no PEM certificate");
+            }
+            return List.copyOf(certificates);
+        } catch (CertificateException e) {
+            throw new IllegalArgumentException(where + " is not a valid PEM certificate: " + e.getMessage(), e);
+        }
+    }
+
+    /** The first private key in {@code pem}. */
+    public static PrivateKey privateKey(byte[] pem, String where) {
+        Matcher block = BLOCK.matcher(new String(pem, StandardCharsets.US_ASCII));
+        while (block.find()) {
+            String type = block.group(1);
+            if (!type.endsWith("PRIVATE KEY")) {
+                continue;
+            }
+            byte[] der;
+            try {
+                der = Base64.getMimeDecoder().decode(block.group(2));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + " has a " + type + " block that is not valid base64", e);
+            }
+            return switch (type) {
+                case "PRIVATE KEY" -> pkcs8(der, where);
+                case "RSA PRIVATE KEY" -> decode("RSA", wrap(RSA_ALGORITHM, der), where);
+                case "EC PRIVATE KEY" -> decode("EC", wrap(ecAlgorithm(der, where), der), where);
+                case "ENCRYPTED PRIVATE KEY" -> throw new IllegalArgumentException(where
+                        + " holds an encrypted private key; Kubernetes clients need an unencrypted one");
+                default -> throw new IllegalArgumentException(where + " holds an unsupported key type: " + type);
+            };
+        }
+        throw new IllegalArgumentException(where + " holds no PEM private key");
+    }
+
+    private static PrivateKey pkcs8(byte[] der, String where) {
+        IllegalArgumentException failure = null;
+        for (String algorithm : List.of("RSA", "EC", "Ed25519")) {
+            try {
+                return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(der));
+            } catch (GeneralSecurityException | RuntimeException e) {
+                if (failure == null) {
+                    failure = new IllegalArgumentException(where + " is not a readable RSA, EC or Ed25519 private key");
+                }
+                failure.addSuppressed(e);
+            }
+        }
+        throw failure;
+    }
+
+    private static PrivateKey decode(String algorithm, byte[] pkcs8, String where) {
+        try {
+            return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(pkcs8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException(where + " is not a readable " + algorithm + " private key", e);
+        }
+    }
+
+    /** The PKCS#8 AlgorithmIdentifier for a SEC1 key: id-ecPublicKey with the curve named inside the key. */
+    private static byte[] ecAlgorithm(byte[] sec1, String where) {
+        // ECPrivateKey ::= SEQUENCE { version, privateKey OCTET STRING, [0] parameters OID, [1] publicKey }
+        Der sequence = Der.at(sec1, 0, where);
+        int position = sequence.contentStart;
+        while (position < sequence.end) {
+            Der element = Der.at(sec1, position, where);
+            if ((element.tag & 0xff) == 0xa0) {
+                Der curve = Der.at(sec1, element.contentStart, where);
+                ByteArrayOutputStream content = new ByteArrayOutputStream();
+                content.writeBytes(EC_PUBLIC_KEY_OID);
+                content.write(sec1, curve.start, curve.end - curve.start);
+                return Der.encode(0x30, content.toByteArray());
+            }
+            position = element.end;
+        }
+        throw new IllegalArgumentException(where + " is an EC private key without its curve parameters");
+    }
+
+    private static byte[] wrap(byte[] algorithm, byte[] key) {
+        ByteArrayOutputStream content = new ByteArrayOutputStream();
+        content.writeBytes(new byte[] {0x02, 0x01, 0x00}); // version 0
+        content.writeBytes(algorithm);
+        content.writeBytes(Der.encode(0x04, key));
+        return Der.encode(0x30, content.toByteArray());
+    }
+
+    /** One DER element: tag, where its content starts and where it ends. */
+    private record Der(int tag, int start, int contentStart, int end) {
+
+        static Der at(byte[] der, int start, String where) {
+            try {
+                int tag = der[start] & 0xff;
+                int length = der[start + 1] & 0xff;
+                int contentStart = start + 2;
+                if (length > 0x80) {
+                    int bytes = length & 0x7f;
+                    length = 0;
+                    for (int i = 0; i < bytes; i++) {
+                        length = (length << 8) | (der[contentStart + i] & 0xff);
+                    }
+                    contentStart += bytes;
+                }
+                if (contentStart + length > der.length) {
+                    throw new IllegalArgumentException(where + " has a truncated key");
+                }
+                return new Der(tag, start, contentStart, contentStart + length);
+            } catch (ArrayIndexOutOfBoundsException e) {
+                throw new IllegalArgumentException(where + " has a truncated key", e);
+            }
+        }
+
+        static byte[] encode(int tag, byte[] content) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.write(tag);
+            int length = content.length;
+            if (length < 0x80) {
+                out.write(length);
+            } else if (length < 0x100) {
+                out.write(0x81);
+                out.write(length);
+            } else if (length < 0x10000) {
+                out.write(0x82);
+                out.write(length >> 8);
+                out.write(length);
+            } else {
+                out.write(0x83);
+                out.write(length >> 16);
+                out.write(length >> 8);
+                out.write(length);
+            }
+            out.writeBytes(content);
+            return out.toByteArray();
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package dev.operatorstarter.client.rest;
+
+import dev.operatorstarter.client.config.ClientConfig;
+import dev.operatorstarter.client.config.ConfigException;
+import dev.operatorstarter.client.config.Credentials;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.cert.CertificateEncodingException;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Produces the {@code Authorization} header for a request and, after a 401, says whether a fresh
+ * credential is worth one more try (a rotated token file, an exec plugin's new token).
+ * Work that may block (reading a file, running a plugin) happens on Reactor's bounded-elastic
+ * scheduler, never on an I/O thread.
+ */
+abstract sealed class Authenticator {
+
+    /** The header value, or empty when the request goes without one. */
+    abstract Mono<Optional<String>> authorization();
+
+    /** After a 401 answered a request sent with {@code used}: {@code true} if a different header is now available. */
+    Mono<Boolean> refreshAfterUnauthorized(Optional<String> used) {
+        return Mono.just(false);
+    }
+
+    static Authenticator of(ClientConfig config, ClientOptions options, Clock clock) {
+        Credentials credentials = config.credentials();
+        if (credentials instanceof Credentials.BearerToken token) {
+            return new Fixed("Bearer " + token.token());
+        }
+        if (credentials instanceof Credentials.Basic basic) {
+            return new Fixed("Basic " + Base64.getEncoder().encodeToString(
+                    (basic.username() + ":" + basic.password()).getBytes(StandardCharsets.UTF_8)));
+        }
+        if (credentials instanceof Credentials.TokenFile file) {
+            return new TokenFile(file, options.tokenFileRefresh(), clock, config.source());
+        }
+        if (credentials instanceof Credentials.Exec exec) {
+            return new Exec(new ExecCredentialPlugin(exec, config.source(), clock, clusterInfo(config)));
+        }
+        return new Fixed(null);
+    }
+
+    private static tools.jackson.databind.node.ObjectNode clusterInfo(ClientConfig config) {
+        byte[] caPem = null;
+        if (!config.tls().certificateAuthorities().isEmpty()) {
+            StringBuilder pem = new StringBuilder();
+            for (X509Certificate certificate : config.tls().certificateAuthorities()) {
+                try {
+                    pem.append("-----BEGIN CERTIFICATE-----\n")
+                            .append(Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(certificate.getEncoded()))
+                            .append("\n-----END CERTIFICATE-----\n");
+                } catch (CertificateEncodingException e) {
+                    throw new ConfigException("cannot encode the CA certificate of " + config.source(), e);
+                }
+            }
+            caPem = pem.toString().getBytes(StandardCharsets.US_ASCII);
+        }
+        return ExecCredentialPlugin.clusterInfo(config.server().toString(), config.tls().serverName(), caPem,
+                config.tls().insecureSkipVerify());
+    }
+
+    /** No credentials, a fixed token or basic auth. */
+    static final class Fixed extends Authenticator {
+        private final Optional<String> header;
+
+        Fixed(@Nullable String header) {
+            this.header = Optional.ofNullable(header);
+        }
+
+        @Override
+        Mono<Optional<String>> authorization() {
+            return Mono.just(header);
+        }
+    }
+
+    /** A token file, read again every {@code refresh} and after a 401. */
+    static final class TokenFile extends Authenticator {
+        private final Credentials.TokenFile file;
+        private final Duration refresh;
+        private final Clock clock;
+        private final String source;
+        private @Nullable String token;
+        private Instant readAt = Instant.MIN;
+
+        TokenFile(Credentials.TokenFile file, Duration refresh, Clock clock, String source) {
+            this.file = file;
+            this.refresh = refresh;
+            this.clock = clock;
+            this.source = source;
+        }
+
+        @Override
+        Mono<Optional<String>> authorization() {
+            synchronized (this) {
+                if (token != null && clock.instant().isBefore(readAt.plus(refresh))) {
+                    return Mono.just(Optional.of("Bearer " + token));
+                }
+            }
+            return Mono.fromCallable(() -> Optional.of("Bearer " + read(false))).subscribeOn(Schedulers.boundedElastic());
+        }
+
+        @Override
+        Mono<Boolean> refreshAfterUnauthorized(Optional<String> used) {
+            return Mono.fromCallable(() -> {
+                String fresh = read(true);
+                return used.isEmpty() || !used.get().equals("Bearer " + fresh);
+            }).subscribeOn(Schedulers.boundedElastic());
+        }
+
+        private synchronized String read(boolean force) {
+            if (!force && token != null && clock.instant().isBefore(readAt.plus(refresh))) {
+                return token;
+            }
+            try {
+                String content = Files.readString(file.file()).trim();
+                if (content.isEmpty()) {
+                    throw new ConfigException("token file " + file.file() + " (" + source + ") is empty");
+                }
+                token = content;
+                readAt = clock.instant();
+                return content;
+            } catch (IOException e) {
+                if (token != null) {
+                    return token; // keep the last good token while the kubelet swaps the file
+                }
+                throw new ConfigException("cannot read token file " + file.file() + " (" + source + "): "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** An exec credential plugin's token. */
+    static final class Exec extends Authenticator {
+        private final ExecCredentialPlugin plugin;
+
+        Exec(ExecCredentialPlugin plugin) {
+            this.plugin = plugin;
+        }
+
+        @Override
+        Mono<Optional<String>> authorization() {
+            return Mono.fromCallable(() -> Optional.of("Bearer " + plugin.credential().token()))
+                    .subscribeOn(Schedulers.boundedElastic());
+        }
+
+        @Override
+        Mono<Boolean> refreshAfterUnauthorized(Optional<String> used) {
+            return Mono.fromCallable(() -> {
+                used.ifPresent(header -> plugin.invalidate(header.substring("Bearer ".length())));
+                return true; // run the plugin once more, as client-go does on a 401
+            });
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package dev.operatorstarter.client.rest;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+
+/**
+ * How the client talks to the server, independent of where the server is ({@code ClientConfig}).
+ * Build with {@link #builder()}; {@link #defaults()} documents every default.
+ *
+ * @param userAgent the {@code User-Agent} header; default {@code operator-starter/<version> (Java <version>)}
+ * @param connectTimeout the TCP connect and TLS handshake limit; default 10 s
+ * @param requestTimeout the limit for one attempt of a request, up to the last byte of its
+ *     response; watches are exempt (they end by the server's {@code timeoutSeconds}); default 60 s
+ * @param rateLimit a client-side token bucket, or {@code null} (the default) for none: API
+ *     Priority and Fairness, on by default since Kubernetes 1.20, protects the server and answers
+ *     429 with {@code Retry-After}, which this client honours. client-go's old 5 QPS / burst 10
+ *     throttled controllers without protecting anything the server did not already protect
+ * @param maxRetries how often a request is retried after 429, 503 or 504, or (for idempotent
+ *     methods) after a connection reset; default 10, as client-go's {@code Retry-After} limit
+ * @param retryBackoff the first wait between retries when the server gives no {@code Retry-After};
+ *     doubled each time up to {@code maxRetryDelay}; default 500 ms
+ * @param maxRetryDelay the longest single wait between retries, also capping {@code Retry-After}; default 30 s
+ * @param tokenFileRefresh how often a token file is read again (besides after a 401); default 1 min, as client-go
+ * @param interceptors filters around every HTTP attempt, innermost last (client-go's
+ *     {@code WrapTransport}): they see the request with its credentials and the raw response
+ * @param metrics receives one call per attempt; default {@link RequestMetrics#NONE}
+ */
+public record ClientOptions(String userAgent, Duration connectTimeout, Duration requestTimeout,
+        @Nullable RateLimit rateLimit, int maxRetries, Duration retryBackoff, Duration maxRetryDelay,
+        Duration tokenFileRefresh, List<ExchangeFilterFunction> interceptors, RequestMetrics metrics) {
+
+    public ClientOptions {
+        Objects.requireNonNull(userAgent, "userAgent");
+        positive(connectTimeout, "connectTimeout");
+        positive(requestTimeout, "requestTimeout");
+        positive(retryBackoff, "retryBackoff");
+        positive(maxRetryDelay, "maxRetryDelay");
+        positive(tokenFileRefresh, "tokenFileRefresh");
+        if (maxRetries < 0) {
+            throw new IllegalArgumentException("maxRetries must be 0 or more, was " + maxRetries);
+        }
+        if (retryBackoff.compareTo(maxRetryDelay) > 0) {
+            throw new IllegalArgumentException("retryBackoff (" + retryBackoff + ") must not exceed maxRetryDelay ("
+                    + maxRetryDelay + ")");
+        }
+        interceptors = List.copyOf(interceptors);
+        Objects.requireNonNull(metrics, "metrics");
+    }
+
+    private static void positive(Duration duration, String name) {
+        Objects.requireNonNull(duration, name);
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + duration);
+        }
+    }
+
+    /** Every option at its default. */
+    public static ClientOptions defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from these options. */
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        builder.userAgent = userAgent;
+        builder.connectTimeout = connectTimeout;
+        builder.requestTimeout = requestTimeout;
+        builder.rateLimit = rateLimit;
+        builder.maxRetries = maxRetries;
+        builder.retryBackoff = retryBackoff;
+        builder.maxRetryDelay = maxRetryDelay;
+        builder.tokenFileRefresh = tokenFileRefresh;
+        builder.interceptors.addAll(interceptors);
+        builder.metrics = metrics;
+        return builder;
+    }
+
+    /** Builds {@link ClientOptions}; validation happens in {@link #build()}. */
+    public static final class Builder {
+        private String userAgent = "operator-starter/" + Version.current() + " (Java "
+                + Runtime.version().feature() + ")";
+        private Duration connectTimeout = Duration.ofSeconds(10);
+        private Duration requestTimeout = Duration.ofSeconds(60);
+        private @Nullable RateLimit rateLimit;
+        private int maxRetries = 10;
+        private Duration retryBackoff = Duration.ofMillis(500);
+        private Duration maxRetryDelay = Duration.ofSeconds(30);
+        private Duration tokenFileRefresh = Duration.ofMinutes(1);
+        private final List<ExchangeFilterFunction> interceptors = new ArrayList<>();
+        private RequestMetrics metrics = RequestMetrics.NONE;
+
+        private Builder() {
+        }
+
+        public Builder userAgent(String userAgent) {
+            this.userAgent = userAgent;
+            return this;
+        }
+
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+            return this;
+        }
+
+        public Builder requestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+            return this;
+        }
+
+        public Builder rateLimit(@Nullable RateLimit rateLimit) {
+            this.rateLimit = rateLimit;
+            return this;
+        }
+
+        public Builder maxRetries(int maxRetries) {
+            this.maxRetries = maxRetries;
+            return this;
+        }
+
+        public Builder retryBackoff(Duration retryBackoff) {
+            this.retryBackoff = retryBackoff;
+            return this;
+        }
+
+        public Builder maxRetryDelay(Duration maxRetryDelay) {
+            this.maxRetryDelay = maxRetryDelay;
+            return this;
+        }
+
+        public Builder tokenFileRefresh(Duration tokenFileRefresh) {
+            this.tokenFileRefresh = tokenFileRefresh;
+            return this;
+        }
+
+        /** Adds a filter around every HTTP attempt; the last added is closest to the network. */
+        public Builder interceptor(ExchangeFilterFunction interceptor) {
+            this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        public Builder metrics(RequestMetrics metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        public ClientOptions build() {
+            return new ClientOptions(userAgent, connectTimeout, requestTimeout, rateLimit, maxRetries, retryBackoff,
+                    maxRetryDelay, tokenFileRefresh, interceptors, metrics);
+        }
+    }
+}

@@ -1,0 +1,405 @@
+package dev.operatorstarter.client.rest;
+
+import dev.operatorstarter.client.config.ClientConfig;
+import dev.operatorstarter.client.config.ConfigException;
+import dev.operatorstarter.client.config.TlsSettings;
+import dev.operatorstarter.client.internal.Json;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.StatusDetails;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManagerFactory;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.codec.DecodingException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.http.codec.json.JacksonJsonDecoder;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
+import org.springframework.web.reactive.function.client.ClientRequest;
+import org.springframework.web.reactive.function.client.ClientResponse;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import org.springframework.web.reactive.function.client.ExchangeStrategies;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.reactive.function.client.WebClientRequestException;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.client.PrematureCloseException;
+import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.transport.ProxyProvider;
+import reactor.util.retry.Retry;
+import tools.jackson.core.JacksonException;
+
+/**
+ * The HTTP layer: a {@link WebClient} on Reactor Netty with the configuration's TLS, proxy and
+ * credentials, and the options' timeouts, token bucket, retries, interceptors and metrics.
+ *
+ * <p>Filter order, outermost first: user agent, credentials (with one retry after a 401 when a
+ * fresh credential exists), the token bucket, the user's interceptors, metrics, then the network.
+ * Retries wrap the whole attempt, so every attempt passes the token bucket and is counted.
+ */
+final class HttpTransport implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(HttpTransport.class);
+    private static final Set<HttpMethod> IDEMPOTENT = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.PUT,
+            HttpMethod.DELETE, HttpMethod.OPTIONS);
+
+    private final ClientConfig config;
+    private final ClientOptions options;
+    private final ConnectionProvider connections;
+    private final WebClient webClient;
+
+    HttpTransport(ClientConfig config, ClientOptions options, Clock clock) {
+        this.config = config;
+        this.options = options;
+        this.connections = ConnectionProvider.builder("operator-starter")
+                .maxConnections(512)
+                .pendingAcquireMaxCount(-1)
+                .maxIdleTime(Duration.ofSeconds(90))
+                .build();
+        HttpClient http = HttpClient.create(connections)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
+                        options.connectTimeout().toMillis()))
+                .compress(true);
+        if ("https".equals(config.server().getScheme())) {
+            SslContext ssl = sslContext(config.tls(), config.source());
+            String serverName = config.tls().serverName();
+            boolean verifyHost = !config.tls().insecureSkipVerify();
+            http = http.secure(spec -> {
+                var builder = spec.sslContext(ssl).handshakeTimeout(options.connectTimeout());
+                if (serverName != null) {
+                    builder.serverNames(new SNIHostName(serverName));
+                }
+                builder.handlerConfigurator(handler -> {
+                    SSLEngine engine = handler.engine();
+                    SSLParameters parameters = engine.getSSLParameters();
+                    // Verify the certificate's name against tls-server-name when given (the JDK
+                    // checks the SNI name first), else against the URL's host.
+                    parameters.setEndpointIdentificationAlgorithm(verifyHost ? "HTTPS" : null);
+                    if (serverName != null) {
+                        parameters.setServerNames(java.util.List.of(new SNIHostName(serverName)));
+                    }
+                    engine.setSSLParameters(parameters);
+                });
+            });
+        }
+        URI proxy = config.proxy();
+        if (proxy != null) {
+            ProxyProvider.Proxy type = proxy.getScheme().toLowerCase(Locale.ROOT).startsWith("socks")
+                    ? ProxyProvider.Proxy.SOCKS5 : ProxyProvider.Proxy.HTTP;
+            int port = proxy.getPort() > 0 ? proxy.getPort() : type == ProxyProvider.Proxy.SOCKS5 ? 1080 : 80;
+            http = http.proxy(spec -> spec.type(type).host(proxy.getHost()).port(port));
+        }
+        Authenticator authenticator = Authenticator.of(config, options, clock);
+        TokenBucket bucket = options.rateLimit() == null ? null : new TokenBucket(options.rateLimit(), System::nanoTime);
+        WebClient.Builder builder = WebClient.builder()
+                .clientConnector(new ReactorClientHttpConnector(http))
+                .exchangeStrategies(ExchangeStrategies.builder().codecs(codecs -> {
+                    codecs.defaultCodecs().jacksonJsonDecoder(new JacksonJsonDecoder(Json.MAPPER));
+                    codecs.defaultCodecs().jacksonJsonEncoder(new JacksonJsonEncoder(Json.MAPPER));
+                    codecs.defaultCodecs().maxInMemorySize(-1); // one watch event may be large; lists are joined by us
+                }).build())
+                .defaultHeader(HttpHeaders.USER_AGENT, options.userAgent())
+                .filter(credentials(authenticator));
+        if (bucket != null) {
+            builder.filter(throttle(bucket));
+        }
+        options.interceptors().forEach(builder::filter);
+        builder.filter(metrics(options.metrics(), hostOf(config.server())));
+        this.webClient = builder.build();
+    }
+
+    ClientConfig config() {
+        return config;
+    }
+
+    /** One request whose successful response is handled by {@code body}; retried per the options. */
+    <T> Mono<T> execute(RequestSpec spec, Function<ClientResponse, Mono<T>> body) {
+        return Mono.defer(() -> prepare(spec).exchangeToMono(response -> response.statusCode().is2xxSuccessful()
+                        ? body.apply(response) : error(response, spec)))
+                .timeout(options.requestTimeout())
+                .onErrorMap(e -> translate(e, spec))
+                .retryWhen(retries(spec, false));
+    }
+
+    /** A streaming request (a watch): no request timeout, and retries only before the first byte. */
+    <T> Flux<T> stream(RequestSpec spec, Function<ClientResponse, Flux<T>> body) {
+        return Flux.defer(() -> prepare(spec).exchangeToFlux(response -> response.statusCode().is2xxSuccessful()
+                        ? body.apply(response) : HttpTransport.<T>error(response, spec).flux()))
+                .onErrorMap(e -> translate(e, spec))
+                .retryWhen(retries(spec, true));
+    }
+
+    private WebClient.RequestHeadersSpec<?> prepare(RequestSpec spec) {
+        WebClient.RequestBodySpec request = webClient.method(spec.method()).uri(spec.uri())
+                .header(HttpHeaders.ACCEPT, spec.accept());
+        if (spec.body() != null) {
+            request.header(HttpHeaders.CONTENT_TYPE, spec.contentType());
+            return request.bodyValue(spec.body());
+        }
+        return request;
+    }
+
+    private static <T> Mono<T> error(ClientResponse response, RequestSpec spec) {
+        return response.bodyToMono(byte[].class).defaultIfEmpty(new byte[0])
+                .flatMap(bytes -> Mono.error(ApiException.fromStatus(
+                        status(response.statusCode().value(), bytes, response.headers().asHttpHeaders()),
+                        spec.describe())));
+    }
+
+    /** The Status in {@code body}, or one made from the HTTP code when the body is something else. */
+    static Status status(int code, byte[] body, HttpHeaders headers) {
+        Status status = null;
+        if (body.length > 0 && body[0] == '{') {
+            try {
+                Status parsed = Json.MAPPER.readValue(body, Status.class);
+                if ("Status".equals(parsed.getKind())) {
+                    status = parsed;
+                }
+            } catch (JacksonException e) {
+                // not a Status: described below
+            }
+        }
+        if (status == null) {
+            String text = new String(body, 0, Math.min(body.length, 256), StandardCharsets.UTF_8).strip();
+            status = new StatusBuilder().withKind("Status").withApiVersion("v1").withStatus("Failure")
+                    .withCode(code).withReason(ApiException.reasonForCode(code))
+                    .withMessage("the server answered " + code + (text.isEmpty() ? "" : ": " + text)).build();
+        }
+        if (status.getCode() == null || status.getCode() == 0) {
+            status.setCode(code);
+        }
+        String retryAfter = headers.getFirst(HttpHeaders.RETRY_AFTER);
+        if (retryAfter != null) {
+            try {
+                int seconds = Integer.parseInt(retryAfter.trim());
+                if (status.getDetails() == null) {
+                    status.setDetails(new StatusDetails());
+                }
+                if (status.getDetails().getRetryAfterSeconds() == null || status.getDetails().getRetryAfterSeconds() == 0) {
+                    status.getDetails().setRetryAfterSeconds(seconds);
+                }
+            } catch (NumberFormatException e) {
+                // an HTTP date: rare from the API server; fall back to our backoff
+            }
+        }
+        return status;
+    }
+
+    private Throwable translate(Throwable error, RequestSpec spec) {
+        if (error instanceof KubernetesClientException) {
+            return error;
+        }
+        if (error instanceof TimeoutException) {
+            return new KubernetesClientException(spec.describe() + " timed out after " + options.requestTimeout().toMillis()
+                    + " ms (requestTimeout)", error);
+        }
+        if (error instanceof DecodingException || error instanceof JacksonException) {
+            return new KubernetesClientException(spec.describe() + " returned a body that is not valid JSON: "
+                    + rootMessage(error), error);
+        }
+        if (error instanceof WebClientRequestException || error instanceof IOException) {
+            Throwable root = error instanceof WebClientRequestException ? error.getCause() : error;
+            if (root instanceof SSLException) {
+                return new KubernetesClientException(spec.describe() + " failed in the TLS handshake with "
+                        + config.server() + " (" + config.source() + "): " + rootMessage(root), error);
+            }
+            return new KubernetesClientException(spec.describe() + " failed: " + rootMessage(error), error);
+        }
+        return error;
+    }
+
+    private static String rootMessage(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage();
+        return message == null ? root.getClass().getSimpleName() : message;
+    }
+
+    private Retry retries(RequestSpec spec, boolean streaming) {
+        return Retry.from(signals -> signals.concatMap(signal -> {
+            Throwable failure = signal.failure();
+            long attempt = signal.totalRetries();
+            Optional<Duration> delay = attempt < options.maxRetries() ? retryDelay(failure, spec, attempt, streaming)
+                    : Optional.empty();
+            if (delay.isEmpty()) {
+                return Mono.error(failure);
+            }
+            log.debug("Retrying {} in {} ms (attempt {} of {}) after: {}", spec.describe(), delay.get().toMillis(),
+                    attempt + 1, options.maxRetries(), failure.getMessage());
+            return Mono.delay(delay.get()).thenReturn(attempt);
+        }));
+    }
+
+    /** How long to wait before retrying after {@code failure}, or empty if it must not be retried. */
+    private Optional<Duration> retryDelay(Throwable failure, RequestSpec spec, long attempt, boolean streaming) {
+        boolean idempotent = IDEMPOTENT.contains(spec.method());
+        if (failure instanceof ApiException api) {
+            // 429 means the server did not run the request, so any method may be retried.
+            boolean retry = api.code() == 429 || (idempotent && (api.code() == 503 || api.code() == 504));
+            if (!retry) {
+                return Optional.empty();
+            }
+            Optional<Duration> asked = api.retryAfter();
+            if (asked.isPresent()) {
+                return Optional.of(min(asked.get(), options.maxRetryDelay()));
+            }
+            return Optional.of(backoff(attempt));
+        }
+        if (idempotent && !streaming && connectionReset(failure)) {
+            return Optional.of(backoff(attempt));
+        }
+        if (idempotent && streaming && failure.getCause() instanceof WebClientRequestException) {
+            return Optional.of(backoff(attempt)); // the watch was not established yet
+        }
+        return Optional.empty();
+    }
+
+    private static boolean connectionReset(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof PrematureCloseException) {
+                return true;
+            }
+            if (cause instanceof IOException io && io.getMessage() != null
+                    && io.getMessage().toLowerCase(Locale.ROOT).contains("connection reset")) {
+                return true;
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    /** Exponential from retryBackoff, capped, with jitter in [d/2, d]. */
+    private Duration backoff(long attempt) {
+        long base = options.retryBackoff().toNanos();
+        long cap = options.maxRetryDelay().toNanos();
+        long delay = attempt >= 62 ? cap : Math.min(cap, base << Math.min(attempt, 30));
+        long jittered = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
+        return Duration.ofNanos(jittered);
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static ExchangeFilterFunction credentials(Authenticator authenticator) {
+        return (request, next) -> authenticator.authorization().flatMap(header -> next.exchange(withAuthorization(request, header))
+                .flatMap(response -> {
+                    if (response.statusCode().value() != 401) {
+                        return Mono.just(response);
+                    }
+                    return authenticator.refreshAfterUnauthorized(header).flatMap(refreshed -> !refreshed
+                            ? Mono.just(response)
+                            : response.releaseBody().then(authenticator.authorization())
+                                    .flatMap(fresh -> next.exchange(withAuthorization(request, fresh))));
+                }));
+    }
+
+    private static ClientRequest withAuthorization(ClientRequest request, Optional<String> header) {
+        if (header.isEmpty()) {
+            return request;
+        }
+        return ClientRequest.from(request).headers(headers -> headers.set(HttpHeaders.AUTHORIZATION, header.get()))
+                .build();
+    }
+
+    private static ExchangeFilterFunction throttle(TokenBucket bucket) {
+        return (request, next) -> Mono.defer(() -> {
+            Duration wait = bucket.reserve();
+            return wait.isZero() ? next.exchange(request) : Mono.delay(wait).then(next.exchange(request));
+        });
+    }
+
+    private static ExchangeFilterFunction metrics(RequestMetrics metrics, String host) {
+        if (metrics == RequestMetrics.NONE) {
+            return (request, next) -> next.exchange(request);
+        }
+        return (request, next) -> Mono.defer(() -> {
+            long started = System.nanoTime();
+            return next.exchange(request)
+                    .doOnNext(response -> record(metrics, request, host, Integer.toString(response.statusCode().value()),
+                            started))
+                    .doOnError(e -> record(metrics, request, host, "<error>", started));
+        });
+    }
+
+    private static void record(RequestMetrics metrics, ClientRequest request, String host, String code, long started) {
+        try {
+            metrics.requestCompleted(request.method().name(), host, code, Duration.ofNanos(System.nanoTime() - started));
+        } catch (RuntimeException e) {
+            log.warn("Request metrics callback failed: {}", e.toString());
+        }
+    }
+
+    private static String hostOf(URI server) {
+        return server.getPort() > 0 ? server.getHost() + ":" + server.getPort() : server.getHost();
+    }
+
+    private static SslContext sslContext(TlsSettings tls, String source) {
+        try {
+            SslContextBuilder builder = SslContextBuilder.forClient();
+            if (tls.insecureSkipVerify()) {
+                log.warn("TLS verification of the API server is off (insecure-skip-tls-verify in {})", source);
+                builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
+            } else if (!tls.certificateAuthorities().isEmpty()) {
+                KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+                trust.load(null, null);
+                int index = 0;
+                for (X509Certificate ca : tls.certificateAuthorities()) {
+                    trust.setCertificateEntry("ca-" + index++, ca);
+                }
+                TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                factory.init(trust);
+                builder.trustManager(factory);
+            }
+            if (tls.clientCertificate() != null) {
+                builder.keyManager(tls.clientCertificate().key(),
+                        tls.clientCertificate().chain().toArray(X509Certificate[]::new));
+            }
+            return builder.build();
+        } catch (GeneralSecurityException | IOException e) {
+            throw new ConfigException("cannot set up TLS for " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        connections.dispose();
+    }
+
+    /** One HTTP request as the transport sees it. */
+    record RequestSpec(HttpMethod method, URI uri, String accept, @Nullable Object body, String contentType) {
+
+        String describe() {
+            return method.name() + " " + uri;
+        }
+    }
+}

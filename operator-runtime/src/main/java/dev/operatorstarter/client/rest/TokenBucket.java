@@ -1,0 +1,38 @@
+package dev.operatorstarter.client.rest;
+
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+/**
+ * A token bucket that hands out reservations: {@link #reserve()} takes a token now or, when the
+ * bucket is empty, books the next one and says how long to wait for it. Callers wait without
+ * blocking a thread (a delayed subscription), and nobody is ever refused.
+ */
+final class TokenBucket {
+
+    private final double nanosPerToken;
+    private final double burst;
+    private final LongSupplier nanoTime;
+    private double tokens;
+    private long last;
+
+    TokenBucket(RateLimit limit, LongSupplier nanoTime) {
+        this.nanosPerToken = 1_000_000_000d / limit.qps();
+        this.burst = limit.burst();
+        this.nanoTime = nanoTime;
+        this.tokens = limit.burst();
+        this.last = nanoTime.getAsLong();
+    }
+
+    /** Takes a token and returns how long to wait before using it (zero when one was available). */
+    synchronized Duration reserve() {
+        long now = nanoTime.getAsLong();
+        tokens = Math.min(burst, tokens + (now - last) / nanosPerToken);
+        last = now;
+        tokens -= 1;
+        if (tokens >= 0) {
+            return Duration.ZERO;
+        }
+        return Duration.ofNanos((long) Math.ceil(-tokens * nanosPerToken));
+    }
+}

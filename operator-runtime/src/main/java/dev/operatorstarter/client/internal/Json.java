@@ -1,7 +1,12 @@
 package dev.operatorstarter.client.internal;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.lang.reflect.Modifier;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.cfg.MapperConfig;
+import tools.jackson.databind.introspect.Annotated;
+import tools.jackson.databind.introspect.AnnotatedClass;
+import tools.jackson.databind.introspect.JacksonAnnotationIntrospector;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The JSON mapper the client uses for Kubernetes objects. Not API. */
@@ -9,9 +14,11 @@ public final class Json {
 
     /**
      * Unknown fields are ignored (a newer server may add some), nulls are not written (the server
-     * would read an explicit null as "clear this field" in a patch).
+     * would read an explicit null as "clear this field" in a patch), and a custom resource class
+     * decodes into itself (see {@link ConcreteResourceIntrospector}).
      */
     public static final JsonMapper MAPPER = JsonMapper.builder()
+            .annotationIntrospector(new ConcreteResourceIntrospector())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .changeDefaultPropertyInclusion(inclusion -> JsonInclude.Value.construct(JsonInclude.Include.NON_NULL,
@@ -19,5 +26,30 @@ public final class Json {
             .build();
 
     private Json() {
+    }
+
+    /**
+     * fabric8's {@code KubernetesResource} interface names a deserializer that picks a class by
+     * {@code kind} and falls back to {@code GenericKubernetesResource}. Every fabric8 model class
+     * opts out for itself; a user's custom resource class usually does not, and would decode into
+     * the wrong class. Here a concrete class that only inherits that deserializer is decoded as a
+     * plain bean; interfaces keep the kind-based one.
+     */
+    static final class ConcreteResourceIntrospector extends JacksonAnnotationIntrospector {
+        private static final long serialVersionUID = 1L;
+        private static final String KIND_BASED = "io.fabric8.kubernetes.internal.KubernetesDeserializer";
+
+        @Override
+        public Object findDeserializer(MapperConfig<?> config, Annotated annotated) {
+            Object deserializer = super.findDeserializer(config, annotated);
+            if (deserializer instanceof Class<?> type && type.getName().equals(KIND_BASED)
+                    && annotated instanceof AnnotatedClass annotatedClass) {
+                Class<?> raw = annotatedClass.getRawType();
+                if (!raw.isInterface() && !Modifier.isAbstract(raw.getModifiers())) {
+                    return null;
+                }
+            }
+            return deserializer;
+        }
     }
 }

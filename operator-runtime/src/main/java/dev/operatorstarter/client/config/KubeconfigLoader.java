@@ -173,7 +173,8 @@ public final class KubeconfigLoader {
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw field.error("server", "\"" + server + "\" is not a valid URL: " + e.getReason());
+            throw field.error("server", "\"" + server + "\" is not an absolute URL such as https://host:6443 ("
+                    + e.getReason() + ")");
         }
     }
 
@@ -310,7 +311,7 @@ public final class KubeconfigLoader {
         String data = text(node, dataField);
         if (data != null && !data.isEmpty()) {
             try {
-                return Base64.getMimeDecoder().decode(data);
+                return Base64.getDecoder().decode(data.replaceAll("\\s", ""));
             } catch (IllegalArgumentException e) {
                 throw field.error(dataField, "is not valid base64");
             }

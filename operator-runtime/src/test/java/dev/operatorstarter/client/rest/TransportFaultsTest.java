@@ -1,0 +1,210 @@
+package dev.operatorstarter.client.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.operatorstarter.client.config.ClientConfig;
+import dev.operatorstarter.client.config.Credentials;
+import dev.operatorstarter.client.config.TlsSettings;
+import dev.operatorstarter.client.rest.FaultServer.Reply;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import tools.jackson.databind.JavaType;
+
+/** Faults a real API server will not produce on demand, played by an in-process server. */
+class TransportFaultsTest {
+
+    private static final String CONFIG_MAP = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"x\"},"
+            + "\"data\":{\"k\":\"v\"}}";
+    private static final String TOO_MANY = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+            + "\"message\":\"too many requests, please try again later\",\"reason\":\"TooManyRequests\",\"code\":429}";
+    private static final JavaType CONFIG_MAP_TYPE = dev.operatorstarter.client.internal.Json.MAPPER
+            .constructType(ConfigMap.class);
+
+    private FaultServer server;
+    private RestClient rest;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (rest != null) {
+            rest.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private RestClient connect(FaultServer fault, ClientOptions options) {
+        return connect(fault, options, Credentials.none());
+    }
+
+    private RestClient connect(FaultServer fault, ClientOptions options, Credentials credentials) {
+        server = fault.start();
+        rest = RestClient.create(new ClientConfig(fault.uri(), TlsSettings.defaults(), credentials, null, "default",
+                "test"), options);
+        return rest;
+    }
+
+    private static ClientOptions fastRetries(int maxRetries) {
+        return ClientOptions.builder().maxRetries(maxRetries).retryBackoff(Duration.ofMillis(10))
+                .maxRetryDelay(Duration.ofMillis(50)).requestTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    private static Request getConfigMap(RestClient rest) {
+        return rest.get().groupVersion("", "v1").namespace("default").resource("configmaps").name("x");
+    }
+
+    @Test
+    void tooManyRequestsWithRetryAfterIsRetriedUntilItSucceeds() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        RestClient client = connect(new FaultServer(request -> calls.incrementAndGet() <= 2
+                ? Reply.json(429, TOO_MANY, "Retry-After: 1") : Reply.json(200, CONFIG_MAP)), fastRetries(5));
+
+        ConfigMap result = getConfigMap(client).execute(ConfigMap.class);
+
+        assertThat(result.getData()).containsEntry("k", "v");
+        assertThat(server.requests()).hasSize(3);
+    }
+
+    @Test
+    void tooManyRequestsIsSurfacedWithItsDelayOnceTheRetriesAreSpent() throws Exception {
+        RestClient client = connect(new FaultServer(request -> Reply.json(429, TOO_MANY, "Retry-After: 7")),
+                fastRetries(2));
+
+        assertThatThrownBy(() -> getConfigMap(client).execute(ConfigMap.class))
+                .isInstanceOf(ApiException.TooManyRequests.class)
+                .satisfies(e -> assertThat(((ApiException) e).retryAfter()).contains(Duration.ofSeconds(7)))
+                .hasMessageContaining("GET " + server.uri() + "/api/v1/namespaces/default/configmaps/x");
+        assertThat(server.requests()).hasSize(3);
+    }
+
+    @Test
+    void serviceUnavailableIsRetriedForAGetButNotForAPost() throws Exception {
+        AtomicInteger gets = new AtomicInteger();
+        RestClient client = connect(new FaultServer(request -> {
+            if (request.method().equals("GET") && gets.incrementAndGet() > 1) {
+                return Reply.json(200, CONFIG_MAP);
+            }
+            return Reply.status(503, "text/plain", "upstream connect error", "Retry-After: 1");
+        }), fastRetries(3));
+
+        ConfigMap read = getConfigMap(client).execute(ConfigMap.class);
+        assertThatThrownBy(() -> client.post().groupVersion("", "v1").namespace("default").resource("configmaps")
+                .body(CONFIG_MAP).execute(ConfigMap.class))
+                .isInstanceOf(ApiException.ServiceUnavailable.class)
+                .hasMessageContaining("503").hasMessageContaining("upstream connect error");
+
+        assertThat(read.getMetadata().getName()).isEqualTo("x");
+        assertThat(server.requests()).extracting(FaultServer.Received::method).containsExactly("GET", "GET", "POST");
+    }
+
+    @Test
+    void aMalformedJsonBodyGivesAClearErrorNamingTheRequest() throws Exception {
+        RestClient client = connect(new FaultServer(request -> Reply.json(200, "{\"kind\":\"ConfigMap\",\"data\":{")),
+                fastRetries(0));
+
+        assertThatThrownBy(() -> getConfigMap(client).execute(ConfigMap.class))
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("GET " + server.uri() + "/api/v1/namespaces/default/configmaps/x")
+                .hasMessageContaining("not a valid ConfigMap in JSON");
+    }
+
+    @Test
+    void aWatchCutInTheMiddleOfAnEventFailsAndReleasesTheConnection() throws Exception {
+        RestClient client = connect(new FaultServer(request -> Reply.cutStream(
+                "{\"type\":\"ADDED\",\"object\":" + CONFIG_MAP + "}\n", "{\"type\":\"MODIFIED\",\"obj")), fastRetries(0));
+        List<WatchEvent<ConfigMap>> received = new CopyOnWriteArrayList<>();
+
+        assertThatThrownBy(() -> getConfigMap(client).<ConfigMap>watch(CONFIG_MAP_TYPE).doOnNext(received::add)
+                .blockLast(Duration.ofSeconds(20)))
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("GET " + server.uri());
+
+        assertThat(received).hasSize(1).first().isInstanceOf(WatchEvent.Added.class);
+        assertThat(server.openConnections()).isZero();
+    }
+
+    @Test
+    void aMalformedWatchEventFailsTheStreamWithTheRequestNamed() throws Exception {
+        RestClient client = connect(new FaultServer(request -> Reply.stream(
+                "{\"type\":\"ADDED\",\"object\":" + CONFIG_MAP + "}\n", "{\"type\": ADDED}\n")), fastRetries(0));
+
+        assertThatThrownBy(() -> getConfigMap(client).<ConfigMap>watch(CONFIG_MAP_TYPE).blockLast(Duration.ofSeconds(20)))
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("not valid JSON");
+    }
+
+    @Test
+    void aWatchErrorEventCarriesTheStatus() throws Exception {
+        RestClient client = connect(new FaultServer(request -> Reply.stream("{\"type\":\"ERROR\",\"object\":"
+                + "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"Expired\",\"code\":410,"
+                + "\"message\":\"too old resource version: 1 (500)\"}}\n")), fastRetries(0));
+
+        List<WatchEvent<ConfigMap>> events = getConfigMap(client).<ConfigMap>watch(CONFIG_MAP_TYPE).collectList()
+                .block(Duration.ofSeconds(20));
+
+        assertThat(events).hasSize(1);
+        ApiException error = ((WatchEvent.Error<ConfigMap>) events.get(0)).toException("watch");
+        assertThat(error).isInstanceOf(ApiException.Gone.class);
+        assertThat(ApiErrors.isResourceExpired(error)).isTrue();
+    }
+
+    @Test
+    void aRotatedTokenFileIsReadAgainAfterA401AndTheRequestRetriedOnce(@TempDir Path temp) throws Exception {
+        Path token = Files.writeString(temp.resolve("token"), "old-token\n");
+        RestClient client = connect(new FaultServer(request -> "Bearer new-token".equals(request.header("Authorization"))
+                ? Reply.json(200, CONFIG_MAP) : Reply.json(401, "{\"kind\":\"Status\",\"code\":401,"
+                        + "\"reason\":\"Unauthorized\",\"message\":\"Unauthorized\"}")),
+                fastRetries(0), new Credentials.TokenFile(token));
+
+        assertThatThrownBy(() -> getConfigMap(client).execute(ConfigMap.class))
+                .isInstanceOf(ApiException.Unauthorized.class);
+        Files.writeString(token, "new-token\n");
+        ConfigMap read = getConfigMap(client).execute(ConfigMap.class);
+
+        assertThat(read.getMetadata().getName()).isEqualTo("x");
+        assertThat(server.requests()).extracting(r -> r.header("Authorization"))
+                .containsExactly("Bearer old-token", "Bearer old-token", "Bearer new-token");
+    }
+
+    @Test
+    void interceptorsAndMetricsSeeEveryAttempt() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        List<String> intercepted = new CopyOnWriteArrayList<>();
+        List<String> codes = new CopyOnWriteArrayList<>();
+        ClientOptions options = fastRetries(3).toBuilder()
+                .interceptor(ExchangeFilterFunction.ofRequestProcessor(request -> {
+                    intercepted.add(request.method() + " " + request.headers().getFirst("User-Agent"));
+                    return reactor.core.publisher.Mono.just(request);
+                }))
+                .metrics((method, host, code, latency) -> codes.add(method + " " + code + " " + host))
+                .build();
+        RestClient client = connect(new FaultServer(request -> calls.incrementAndGet() == 1
+                ? Reply.json(429, TOO_MANY, "Retry-After: 1") : Reply.json(200, CONFIG_MAP)), options);
+
+        getConfigMap(client).execute(ConfigMap.class);
+
+        String host = "127.0.0.1:" + server.uri().getPort();
+        assertThat(codes).containsExactly("GET 429 " + host, "GET 200 " + host);
+        assertThat(intercepted).hasSize(2).allSatisfy(line -> assertThat(line).startsWith("GET operator-starter/"));
+    }
+
+    @Test
+    void anErrorBodyThatIsNotAStatusStillGivesATypedError() throws Exception {
+        RestClient client = connect(new FaultServer(request -> Reply.status(404, "text/html",
+                "<html>no such thing</html>")), fastRetries(0));
+
+        assertThatThrownBy(() -> getConfigMap(client).execute(ConfigMap.class))
+                .isInstanceOf(ApiException.NotFound.class)
+                .hasMessageContaining("404 NotFound").hasMessageContaining("<html>no such thing</html>");
+    }
+}

@@ -1,0 +1,183 @@
+package dev.operatorstarter.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.operatorstarter.client.config.ConfigException;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.client.rest.ClientOptions;
+import dev.operatorstarter.test.ClusterConnection;
+import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.TestNamespace;
+import dev.operatorstarter.test.internal.Await;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** Exec credential plugins and rotating token files, with real tokens judged by the real server's RBAC. */
+@KubernetesTest
+class CredentialsIT {
+
+    private KubernetesClient admin;
+    private ClusterConnection connection;
+    private String namespace;
+
+    @TempDir
+    Path temp;
+
+    @BeforeEach
+    void setUp(ClusterConnection connection, TestNamespace namespace) {
+        this.connection = connection;
+        this.namespace = namespace.name();
+        this.admin = Clients.admin(connection);
+        admin.rbacV1().roles().inNamespace(this.namespace).create(new RoleBuilder().withNewMetadata()
+                .withName("read-config").endMetadata().addNewRule().withApiGroups("").withResources("configmaps")
+                .withVerbs("get", "list").endRule().build());
+    }
+
+    @AfterEach
+    void tearDown() {
+        admin.close();
+    }
+
+    /** A real token for a new service account that may read config maps in the test namespace. */
+    private String tokenFor(String account) {
+        admin.coreV1().serviceAccounts().inNamespace(namespace).create(new ServiceAccountBuilder().withNewMetadata()
+                .withName(account).endMetadata().build());
+        admin.rbacV1().roleBindings().inNamespace(namespace).create(new RoleBindingBuilder().withNewMetadata()
+                .withName(account).endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
+                .withKind("Role").withName("read-config").endRoleRef().addNewSubject().withKind("ServiceAccount")
+                .withName(account).withNamespace(namespace).endSubject().build());
+        JsonNode review = admin.rest().post().groupVersion("", "v1").namespace(namespace).resource("serviceaccounts")
+                .name(account).subresource("token").body(Map.of("apiVersion", "authentication.k8s.io/v1",
+                        "kind", "TokenRequest", "spec", Map.of("expirationSeconds", 3600)))
+                .execute(JsonNode.class);
+        return review.path("status").path("token").asString();
+    }
+
+    private String cluster() {
+        return "clusters: [{name: c, cluster: {server: \"" + connection.server() + "\", certificate-authority-data: "
+                + Base64.getEncoder().encodeToString(connection.certificateAuthorityPem().getBytes(StandardCharsets.UTF_8))
+                + "}}]\ncontexts: [{name: c, context: {cluster: c, user: u, namespace: " + namespace + "}}]\n"
+                + "current-context: c\n";
+    }
+
+    private Path script(String name, String body) throws Exception {
+        Path script = Files.writeString(temp.resolve(name), "#!/bin/sh\n" + body);
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+        return script;
+    }
+
+    private KubernetesClient execClient(String command) throws Exception {
+        Path kubeconfig = Files.writeString(temp.resolve("config"), cluster() + """
+                users:
+                - name: u
+                  user:
+                    exec:
+                      apiVersion: client.authentication.k8s.io/v1
+                      command: %s
+                      env: [{name: STATE, value: "%s"}]
+                      interactiveMode: Never
+                """.formatted(command, temp));
+        return KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null));
+    }
+
+    private int runs() throws Exception {
+        Path counter = temp.resolve("runs");
+        return Files.exists(counter) ? (int) Files.readAllLines(counter).size() : 0;
+    }
+
+    @Test
+    void anExecPluginTokenIsUsedAndCachedWhileItHasNoExpiry() throws Exception {
+        Files.writeString(temp.resolve("token"), tokenFor("exec-reader"));
+        script("get-token.sh", """
+                echo run >> "$STATE/runs"
+                printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s"}}' \
+                  "$(cat "$STATE/token")"
+                """);
+
+        try (KubernetesClient client = execClient("./get-token.sh")) { // relative to the kubeconfig's folder
+            client.coreV1().configMaps().inNamespace(namespace).list();
+            client.coreV1().configMaps().inNamespace(namespace).list();
+        }
+
+        assertThat(runs()).isEqualTo(1);
+    }
+
+    @Test
+    void anExecPluginRunsAgainAfterA401AndTheRequestSucceeds() throws Exception {
+        Files.writeString(temp.resolve("token"), tokenFor("exec-rerun"));
+        script("get-token.sh", """
+                echo run >> "$STATE/runs"
+                if [ "$(wc -l < "$STATE/runs")" -eq 1 ]; then token=not-a-valid-token; else token="$(cat "$STATE/token")"; fi
+                printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"2099-01-01T00:00:00Z"}}' "$token"
+                """);
+
+        try (KubernetesClient client = execClient("./get-token.sh")) {
+            assertThat(client.coreV1().configMaps().inNamespace(namespace).list().items()).isNotNull();
+        }
+
+        assertThat(runs()).isEqualTo(2);
+    }
+
+    @Test
+    void aFailingExecPluginSaysWhichAndShowsItsStandardError() throws Exception {
+        script("get-token.sh", "echo 'error: login required, run my-login' >&2\nexit 3\n");
+
+        try (KubernetesClient client = execClient("./get-token.sh")) {
+            assertThatThrownBy(() -> client.coreV1().configMaps().inNamespace(namespace).list())
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("exec credential plugin \"./get-token.sh\"")
+                    .hasMessageContaining("exited with code 3")
+                    .hasMessageContaining("login required, run my-login");
+        }
+    }
+
+    @Test
+    void anExecPluginPrintingBadJsonIsReported() throws Exception {
+        script("get-token.sh", "echo 'token: not json'\n");
+
+        try (KubernetesClient client = execClient("./get-token.sh")) {
+            assertThatThrownBy(() -> client.coreV1().configMaps().inNamespace(namespace).list())
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("printed output that is not valid JSON");
+        }
+    }
+
+    @Test
+    void aRotatedTokenFileIsPickedUpWithoutARestart() throws Exception {
+        Path tokenFile = Files.writeString(temp.resolve("sa-token"), tokenFor("first"));
+        String second = tokenFor("second");
+        Path kubeconfig = Files.writeString(temp.resolve("config"), cluster()
+                + "users: [{name: u, user: {tokenFile: sa-token}}]\n");
+
+        try (KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null),
+                ClientOptions.builder().tokenFileRefresh(Duration.ofMillis(200)).build())) {
+            String before = whoAmI(client);
+            Files.writeString(tokenFile, second); // the kubelet rotating a projected token
+            Await.condition("the client to use the rotated token", Duration.ofSeconds(20), Duration.ofMillis(100),
+                    () -> whoAmI(client).endsWith(":second"));
+
+            assertThat(before).isEqualTo("system:serviceaccount:" + namespace + ":first");
+        }
+    }
+
+    private static String whoAmI(KubernetesClient client) {
+        JsonNode review = client.rest().post().groupVersion("authentication.k8s.io", "v1").resource("selfsubjectreviews")
+                .body(Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "SelfSubjectReview"))
+                .execute(JsonNode.class);
+        return review.path("status").path("userInfo").path("username").asString();
+    }
+}

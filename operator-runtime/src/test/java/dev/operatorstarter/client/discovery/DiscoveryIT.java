@@ -1,0 +1,60 @@
+package dev.operatorstarter.client.discovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.test.ClusterConnection;
+import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.internal.Await;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+@KubernetesTest
+class DiscoveryIT {
+
+    @Test
+    void findsBuiltInResourcesWithTheirScopeAndTheServerVersion(ClusterConnection connection) {
+        try (KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null))) {
+            DiscoveryClient discovery = client.discovery();
+
+            assertThat(discovery.serverVersion().gitVersion()).matches("v1\\.\\d+\\.\\d+.*");
+            assertThat(discovery.groupVersions()).contains("v1", "apps/v1", "coordination.k8s.io/v1");
+            assertThat(discovery.findKind("apps/v1", "Deployment")).hasValueSatisfying(resource -> {
+                assertThat(resource.resource()).isEqualTo("deployments");
+                assertThat(resource.namespaced()).isTrue();
+                assertThat(resource.subresources()).contains("status", "scale");
+            });
+            assertThat(discovery.findKind("v1", "Namespace")).hasValueSatisfying(
+                    resource -> assertThat(resource.namespaced()).isFalse());
+        }
+    }
+
+    @Test
+    void findsACustomResourceInstalledAfterTheCacheWasFilled(ClusterConnection connection) {
+        try (KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null))) {
+            DiscoveryClient discovery = client.discovery();
+            assertThat(discovery.findKind("late.operatorstarter.dev/v1", "Latecomer")).isEmpty();
+
+            CustomResourceDefinition crd = new CustomResourceDefinitionBuilder().withNewMetadata()
+                    .withName("latecomers.late.operatorstarter.dev").endMetadata().withNewSpec()
+                    .withGroup("late.operatorstarter.dev").withScope("Cluster").withNewNames().withPlural("latecomers")
+                    .withSingular("latecomer").withKind("Latecomer").endNames().addNewVersion().withName("v1")
+                    .withServed(true).withStorage(true).withNewSchema().withNewOpenAPIV3Schema().withType("object")
+                    .withXKubernetesPreserveUnknownFields(true).endOpenAPIV3Schema().endSchema().endVersion().endSpec()
+                    .build();
+            client.apiextensionsV1().customResourceDefinitions().create(crd);
+            Await.condition("the CRD to be served", Duration.ofSeconds(30), Duration.ofMillis(200),
+                    () -> discovery.findKind("late.operatorstarter.dev/v1", "Latecomer").isPresent());
+
+            assertThat(discovery.findKind("late.operatorstarter.dev/v1", "Latecomer")).hasValueSatisfying(resource -> {
+                assertThat(resource.resource()).isEqualTo("latecomers");
+                assertThat(resource.namespaced()).isFalse();
+            });
+            assertThat(client.dynamic("late.operatorstarter.dev/v1", "Latecomer").list().items()).isEmpty();
+            client.apiextensionsV1().customResourceDefinitions().delete(crd.getMetadata().getName());
+        }
+    }
+}

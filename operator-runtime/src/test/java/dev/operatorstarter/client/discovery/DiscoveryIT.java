@@ -57,4 +57,24 @@ class DiscoveryIT {
             client.apiextensionsV1().customResourceDefinitions().delete(crd.getMetadata().getName());
         }
     }
+
+    @Test
+    void aggregatedDiscoveryNeedsTwoRequestsForEverything(ClusterConnection connection) {
+        java.util.List<String> paths = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var options = dev.operatorstarter.client.rest.ClientOptions.builder()
+                .interceptor(org.springframework.web.reactive.function.client.ExchangeFilterFunction.ofRequestProcessor(
+                        request -> {
+                            paths.add(request.url().getPath());
+                            return reactor.core.publisher.Mono.just(request);
+                        }))
+                .build();
+        try (KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null),
+                options)) {
+            int resources = client.discovery().resources().size();
+            client.discovery().findKind("apps/v1", "Deployment");
+
+            assertThat(resources).isGreaterThan(40);
+            assertThat(paths).containsExactly("/api", "/apis");
+        }
+    }
 }

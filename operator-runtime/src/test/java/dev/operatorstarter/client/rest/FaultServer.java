@@ -36,8 +36,43 @@ final class FaultServer implements AutoCloseable {
         }
     }
 
-    /** How to answer: raw bytes to write, then whether to close the connection. */
-    record Reply(byte[] bytes, boolean close) {
+    /** How to answer: raw bytes to write, then whether to close the connection (or hang, or write forever). */
+    record Reply(byte[] bytes, boolean close, Writer writer) {
+
+        Reply(byte[] bytes, boolean close) {
+            this(bytes, close, null);
+        }
+
+        /** Writes more after {@link #bytes}; runs until it returns or the client goes away. */
+        @FunctionalInterface
+        interface Writer {
+            void write(OutputStream out) throws IOException;
+        }
+
+        /** Sends nothing at all: the client waits until its own timeout. */
+        static Reply hang() {
+            return new Reply(new byte[0], false, out -> {
+                try {
+                    Thread.sleep(Long.MAX_VALUE);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+
+        /** A chunked 200 that writes {@code chunk} again and again, counting, until the client goes away. */
+        static Reply endless(String chunk, java.util.concurrent.atomic.AtomicLong written) {
+            byte[] bytes = chunk.getBytes(StandardCharsets.UTF_8);
+            byte[] framed = concat(concat((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII),
+                    bytes), "\r\n".getBytes(StandardCharsets.US_ASCII));
+            return new Reply("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII), true, out -> {
+                        while (true) {
+                            out.write(framed);
+                            written.incrementAndGet();
+                        }
+                    });
+        }
 
         static Reply json(int code, String body, String... headers) {
             return status(code, "application/json", body, headers);
@@ -88,11 +123,19 @@ final class FaultServer implements AutoCloseable {
     private final ConcurrentLinkedQueue<Socket> open = new ConcurrentLinkedQueue<>();
     private final AtomicInteger closedConnections = new AtomicInteger();
     private final Function<Received, Reply> script;
-
     FaultServer(Function<Received, Reply> script) throws IOException {
         this.script = script;
         this.socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     }
+
+    /** The same over TLS with {@code tls}'s server certificate. */
+    FaultServer(Function<Received, Reply> script, javax.net.ssl.SSLContext tls) throws IOException {
+        this.script = script;
+        this.socket = tls.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.secure = true;
+    }
+
+    private boolean secure;
 
     FaultServer start() {
         executor.execute(() -> {
@@ -110,7 +153,7 @@ final class FaultServer implements AutoCloseable {
     }
 
     URI uri() {
-        return URI.create("http://127.0.0.1:" + socket.getLocalPort());
+        return URI.create((secure ? "https" : "http") + "://127.0.0.1:" + socket.getLocalPort());
     }
 
     List<Received> requests() {
@@ -136,6 +179,10 @@ final class FaultServer implements AutoCloseable {
                 Reply reply = script.apply(request);
                 out.write(reply.bytes());
                 out.flush();
+                if (reply.writer() != null) {
+                    reply.writer().write(out);
+                    out.flush();
+                }
                 if (reply.close()) {
                     return;
                 }

@@ -207,4 +207,53 @@ class TransportFaultsTest {
                 .isInstanceOf(ApiException.NotFound.class)
                 .hasMessageContaining("404 NotFound").hasMessageContaining("<html>no such thing</html>");
     }
+
+    @Test
+    void anAttemptThatGetsNoAnswerTimesOutWithTheRequestNamed() throws Exception {
+        RestClient client = connect(new FaultServer(request -> Reply.hang()), ClientOptions.builder().maxRetries(0)
+                .requestTimeout(Duration.ofMillis(300)).build());
+
+        assertThatThrownBy(() -> getConfigMap(client).execute(ConfigMap.class))
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("GET " + server.uri() + "/api/v1/namespaces/default/configmaps/x")
+                .hasMessageContaining("timed out after 300 ms");
+    }
+
+    @Test
+    void aSlowWatchSubscriberStopsTheReadsAndCancellingClosesTheConnection() throws Exception {
+        java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+        RestClient client = connect(new FaultServer(request -> Reply.endless("{\"type\":\"ADDED\",\"object\":"
+                + CONFIG_MAP + "}\n", written)), fastRetries(0));
+        List<WatchEvent<ConfigMap>> received = new CopyOnWriteArrayList<>();
+        reactor.core.publisher.BaseSubscriber<WatchEvent<ConfigMap>> slow = new reactor.core.publisher.BaseSubscriber<>() {
+            @Override
+            protected void hookOnSubscribe(org.reactivestreams.Subscription subscription) {
+                request(1);
+            }
+
+            @Override
+            protected void hookOnNext(WatchEvent<ConfigMap> event) {
+                received.add(event); // and asks for nothing more
+            }
+        };
+        getConfigMap(client).<ConfigMap>watch(CONFIG_MAP_TYPE).subscribe(slow);
+
+        // The server keeps writing until the socket buffers are full; then its writes block,
+        // because the client stopped reading. Without backpressure the count would grow without end.
+        long[] last = {-1};
+        dev.operatorstarter.test.internal.Await.condition("the server's writes to stall", Duration.ofSeconds(30),
+                Duration.ofMillis(500), () -> {
+                    long now = written.get();
+                    boolean stalled = now > 0 && now == last[0];
+                    last[0] = now;
+                    return stalled;
+                });
+        long stalledAt = written.get();
+        slow.cancel();
+
+        assertThat(received).hasSize(1);
+        assertThat(stalledAt).as("events written before the writes stalled").isLessThan(200_000);
+        dev.operatorstarter.test.internal.Await.condition("the connection to be closed", Duration.ofSeconds(10),
+                Duration.ofMillis(50), () -> server.openConnections() == 0);
+    }
 }

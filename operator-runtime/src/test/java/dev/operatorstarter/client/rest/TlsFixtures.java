@@ -1,0 +1,88 @@
+package dev.operatorstarter.client.rest;
+
+import java.math.BigInteger;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Instant;
+import java.util.Date;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import javax.security.auth.x500.X500Principal;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+/** A CA, a server certificate for one DNS name (no IP address) and a client certificate, for TLS tests. */
+final class TlsFixtures {
+
+    final KeyPair caKeys = keys();
+    final X509Certificate ca;
+    final KeyPair serverKeys = keys();
+    final X509Certificate server;
+    final KeyPair clientKeys = keys();
+    final X509Certificate client;
+
+    TlsFixtures(String serverName) {
+        try {
+            X500Principal caName = new X500Principal("CN=test-ca");
+            ca = sign(new JcaX509v3CertificateBuilder(caName, BigInteger.ONE, from(), to(), caName, caKeys.getPublic())
+                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(true)));
+            server = sign(new JcaX509v3CertificateBuilder(caName, BigInteger.TWO, from(), to(),
+                    new X500Principal("CN=" + serverName), serverKeys.getPublic())
+                    .addExtension(Extension.subjectAlternativeName, false,
+                            new GeneralNames(new GeneralName(GeneralName.dNSName, serverName))));
+            client = sign(new JcaX509v3CertificateBuilder(caName, BigInteger.TEN, from(), to(),
+                    new X500Principal("CN=tester"), clientKeys.getPublic()));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The server's TLS context; with {@code requireClientCertificate}, clients must present one from the CA. */
+    SSLContext serverContext() throws Exception {
+        KeyStore keyStore = KeyStore.getInstance("PKCS12");
+        keyStore.load(null, null);
+        keyStore.setKeyEntry("server", serverKeys.getPrivate(), new char[0], new X509Certificate[] {server, ca});
+        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(keyStore, new char[0]);
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        trust.setCertificateEntry("ca", ca);
+        TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trustManagers.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
+        return context;
+    }
+
+    private X509Certificate sign(org.bouncycastle.cert.X509v3CertificateBuilder builder) throws Exception {
+        return new JcaX509CertificateConverter().getCertificate(
+                builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(caKeys.getPrivate())));
+    }
+
+    private static KeyPair keys() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+            generator.initialize(new ECGenParameterSpec("secp256r1"));
+            return generator.generateKeyPair();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Date from() {
+        return Date.from(Instant.now().minusSeconds(60));
+    }
+
+    private static Date to() {
+        return Date.from(Instant.now().plusSeconds(3600));
+    }
+}

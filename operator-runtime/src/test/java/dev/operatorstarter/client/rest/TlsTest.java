@@ -1,0 +1,95 @@
+package dev.operatorstarter.client.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.operatorstarter.client.config.ClientCertificate;
+import dev.operatorstarter.client.config.ClientConfig;
+import dev.operatorstarter.client.config.Credentials;
+import dev.operatorstarter.client.config.TlsSettings;
+import dev.operatorstarter.client.rest.FaultServer.Reply;
+import java.util.List;
+import javax.net.ssl.SSLServerSocket;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** TLS as the kubeconfig describes it, against an in-process TLS server with a certificate for a name only. */
+class TlsTest {
+
+    private static final TlsFixtures PKI = new TlsFixtures("api.internal");
+
+    private FaultServer server;
+    private RestClient rest;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (rest != null) {
+            rest.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private JsonNode version(TlsSettings tls, boolean requireClientCertificate) throws Exception {
+        server = new FaultServer(request -> Reply.json(200, "{\"gitVersion\":\"v1.37.2\"}"), PKI.serverContext());
+        if (requireClientCertificate) {
+            ((SSLServerSocket) serverSocket(server)).setNeedClientAuth(true);
+        }
+        server.start();
+        rest = RestClient.create(new ClientConfig(server.uri(), tls, Credentials.none(), null, "default", "test config"),
+                ClientOptions.builder().maxRetries(0).build());
+        return rest.get().path("/version").execute(JsonNode.class);
+    }
+
+    private static java.net.ServerSocket serverSocket(FaultServer server) throws Exception {
+        var field = FaultServer.class.getDeclaredField("socket");
+        field.setAccessible(true);
+        return (java.net.ServerSocket) field.get(server);
+    }
+
+    @Test
+    void tlsServerNameVerifiesTheCertificateAgainstThatNameInsteadOfTheUrlHost() throws Exception {
+        JsonNode version = version(new TlsSettings(List.of(PKI.ca), false, "api.internal", null), false);
+
+        assertThat(version.path("gitVersion").asString()).isEqualTo("v1.37.2");
+    }
+
+    @Test
+    void aCertificateThatDoesNotNameTheUrlHostIsRefused() {
+        assertThatThrownBy(() -> version(new TlsSettings(List.of(PKI.ca), false, null, null), false))
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("failed in the TLS handshake with https://127.0.0.1:")
+                .hasMessageContaining("(test config)");
+    }
+
+    @Test
+    void aServerFromAnotherAuthorityIsRefused() {
+        TlsFixtures other = new TlsFixtures("api.internal");
+        assertThatThrownBy(() -> version(new TlsSettings(List.of(other.ca), false, "api.internal", null), false))
+                .isInstanceOf(KubernetesClientException.class).hasMessageContaining("TLS handshake");
+    }
+
+    @Test
+    void insecureSkipTlsVerifyAcceptsAnyServer() throws Exception {
+        JsonNode version = version(new TlsSettings(List.of(), true, null, null), false);
+
+        assertThat(version.path("gitVersion").asString()).isEqualTo("v1.37.2");
+    }
+
+    @Test
+    void theClientCertificateIsPresentedWhenTheServerAsksForOne() throws Exception {
+        ClientCertificate certificate = new ClientCertificate(List.of(PKI.client), PKI.clientKeys.getPrivate());
+
+        JsonNode version = version(new TlsSettings(List.of(PKI.ca), false, "api.internal", certificate), true);
+
+        assertThat(version.path("gitVersion").asString()).isEqualTo("v1.37.2");
+    }
+
+    @Test
+    void withoutAClientCertificateAServerThatDemandsOneRefuses() {
+        assertThatThrownBy(() -> version(new TlsSettings(List.of(PKI.ca), false, "api.internal", null), true))
+                .isInstanceOf(KubernetesClientException.class);
+    }
+}

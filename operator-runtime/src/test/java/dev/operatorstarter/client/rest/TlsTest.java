@@ -92,4 +92,20 @@ class TlsTest {
         assertThatThrownBy(() -> version(new TlsSettings(List.of(PKI.ca), false, "api.internal", null), true))
                 .isInstanceOf(KubernetesClientException.class);
     }
+
+    @Test
+    void aProxyUrlTunnelsTheConnectionThroughTheProxy() throws Exception {
+        try (ConnectProxy proxy = new ConnectProxy()) {
+            server = new FaultServer(request -> Reply.json(200, "{\"gitVersion\":\"v1.37.2\"}"), PKI.serverContext())
+                    .start();
+            rest = RestClient.create(new ClientConfig(server.uri(), new TlsSettings(List.of(PKI.ca), false,
+                    "api.internal", null), Credentials.none(), proxy.uri(), "default", "test config"),
+                    ClientOptions.builder().maxRetries(0).build());
+
+            JsonNode version = rest.get().path("/version").execute(JsonNode.class);
+
+            assertThat(version.path("gitVersion").asString()).isEqualTo("v1.37.2");
+            assertThat(proxy.targets()).containsExactly("CONNECT 127.0.0.1:" + server.uri().getPort());
+        }
+    }
 }

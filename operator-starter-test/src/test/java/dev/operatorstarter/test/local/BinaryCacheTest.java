@@ -106,8 +106,14 @@ class BinaryCacheTest {
             assertThat(other.isAlive()).as("the other JVM is building").isTrue();
 
             boolean lockedWhileBuilding = heldByAnotherProcess(root.resolve(".lock"));
+            // Started while the other JVM holds the lock: it must wait and then reuse, not build a second time.
+            java.util.concurrent.CompletableFuture<Path> waiting = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> new BinaryCache(root).obtain("k1", List.of("etcd"), builder));
             Files.createFile(root.resolve("release"));
             assertThat(other.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(waiting.get(60, TimeUnit.SECONDS)).as("the waiting obtain gets the other JVM's entry")
+                    .isEqualTo(root.resolve("k1"));
+
             boolean lockedAfterwards = heldByAnotherProcess(root.resolve(".lock"));
 
             assertThat(lockedWhileBuilding).isTrue();

@@ -71,12 +71,18 @@ class LocalApiServerLifecycleIT {
         AtomicReference<String> kubeconfig = new AtomicReference<>();
         try {
             String pidLine = Await.until("the child JVM to report its server processes", Duration.ofMinutes(2), POLL,
-                    () -> Optional.ofNullable(lines.poll()).filter(line -> {
-                        if (line.startsWith("kubeconfig: ")) {
-                            kubeconfig.set(line.substring("kubeconfig: ".length()));
+                    () -> {
+                        // drain everything printed since the last poll, not one line per poll
+                        for (String line = lines.poll(); line != null; line = lines.poll()) {
+                            if (line.startsWith("kubeconfig: ")) {
+                                kubeconfig.set(line.substring("kubeconfig: ".length()));
+                            }
+                            if (line.startsWith("pids: ")) {
+                                return Optional.of(line);
+                            }
                         }
-                        return line.startsWith("pids: ");
-                    }));
+                        return Optional.empty();
+                    });
             pids = parsePids(pidLine);
             supervisors = pids.stream().map(pid -> ProcessHandle.of(pid).flatMap(ProcessHandle::parent)
                     .map(ProcessHandle::pid).orElse(-1L)).toList();

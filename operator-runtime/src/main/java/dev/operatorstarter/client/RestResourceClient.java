@@ -87,7 +87,11 @@ final class RestResourceClient<T extends HasMetadata> implements ResourceClient<
             @Override
             public boolean hasNext() {
                 while (!page.hasNext() && next != null) {
-                    ResourceList<T> list = list(paged.toBuilder().continueToken(next.isEmpty() ? null : next).build());
+                    ResourceList<T> list = list(next.isEmpty() ? paged
+                            // A continue token carries the snapshot: the server refuses a resourceVersion
+                            // (or match) beside it, so later pages send neither, as client-go's pager does.
+                            : paged.toBuilder().continueToken(next).resourceVersion(null).resourceVersionMatch(null)
+                                    .build());
                     page = list.items().iterator();
                     next = list.continueToken().isEmpty() ? null : list.continueToken();
                 }

@@ -44,6 +44,15 @@ public record ClientConfig(URI server, TlsSettings tls, Credentials credentials,
         return KubeconfigLoader.fromEnvironment(System.getenv(), null);
     }
 
+    /** Everything but secrets: a proxy URL's user info is hidden, credentials redact themselves. */
+    @Override
+    public String toString() {
+        String proxyText = proxy == null ? "none" : proxy.getUserInfo() == null ? proxy.toString()
+                : proxy.getScheme() + "://<redacted>@" + proxy.getHost() + (proxy.getPort() > 0 ? ":" + proxy.getPort() : "");
+        return "ClientConfig[server=" + server + ", tls=" + tls + ", credentials=" + credentials + ", proxy=" + proxyText
+                + ", namespace=" + namespace + ", source=" + source + "]";
+    }
+
     /** The same configuration with another default namespace. */
     public ClientConfig withNamespace(String namespace) {
         return new ClientConfig(server, tls, credentials, proxy, namespace, source);

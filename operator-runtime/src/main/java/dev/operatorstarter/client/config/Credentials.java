@@ -83,7 +83,8 @@ public sealed interface Credentials {
 
         @Override
         public String toString() {
-            return "Exec[" + apiVersion + ", " + command + " " + args + ", env " + env.keySet() + "]";
+            // Arguments and environment values may hold secrets (an OIDC client secret): names only.
+            return "Exec[" + apiVersion + ", " + command + " with " + args.size() + " arguments, env " + env.keySet() + "]";
         }
     }
 

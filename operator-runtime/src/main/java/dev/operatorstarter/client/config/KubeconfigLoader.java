@@ -134,9 +134,14 @@ public final class KubeconfigLoader {
             certificate = clientCertificate(user.node, userField);
             credentials = credentials(user.node, userField);
         }
-        TlsSettings tls = new TlsSettings(certificateAuthorities(cluster.node, clusterField),
-                cluster.node.path("insecure-skip-tls-verify").asBoolean(false), text(cluster.node, "tls-server-name"),
-                certificate);
+        boolean insecure = cluster.node.path("insecure-skip-tls-verify").asBoolean(false);
+        List<X509Certificate> authorities = certificateAuthorities(cluster.node, clusterField);
+        if (insecure && !authorities.isEmpty()) {
+            // as client-go: a CA that would be ignored is a mistake worth stopping for
+            throw clusterField.error("insecure-skip-tls-verify", "is true although a certificate-authority is given; "
+                    + "remove one of them");
+        }
+        TlsSettings tls = new TlsSettings(authorities, insecure, text(cluster.node, "tls-server-name"), certificate);
         return new ClientConfig(server, tls, credentials, proxy(cluster.node, clusterField),
                 namespace == null || namespace.isEmpty() ? "default" : namespace, source);
     }
@@ -220,10 +225,10 @@ public final class KubeconfigLoader {
 
     private static Credentials credentials(JsonNode user, Field field) {
         List<String> methods = new ArrayList<>();
-        if (text(user, "token") != null || text(user, "tokenFile") != null) {
+        if (!isEmpty(text(user, "token")) || !isEmpty(text(user, "tokenFile"))) {
             methods.add("token");
         }
-        if (text(user, "username") != null || text(user, "password") != null) {
+        if (!isEmpty(text(user, "username")) || !isEmpty(text(user, "password"))) {
             methods.add("basic auth");
         }
         if (user.has("exec")) {
@@ -328,6 +333,10 @@ public final class KubeconfigLoader {
             }
         }
         return null;
+    }
+
+    private static boolean isEmpty(@Nullable String value) {
+        return value == null || value.isEmpty();
     }
 
     private static @Nullable String text(JsonNode node, String field) {

@@ -3,6 +3,7 @@ package dev.operatorstarter.client.discovery;
 import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.KubernetesClientException;
 import dev.operatorstarter.client.rest.RestClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -10,6 +11,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /** {@link DiscoveryClient} with a memory cache, refreshed on invalidation or a missed lookup. */
@@ -19,6 +22,10 @@ final class CachedDiscoveryClient implements DiscoveryClient {
     static final String ACCEPT = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
             + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
 
+    /** A lookup that misses refreshes at most this often, so a loop over an unknown kind cannot flood the server. */
+    static final Duration MIN_REFRESH_INTERVAL = Duration.ofSeconds(1);
+    private static final Logger log = LoggerFactory.getLogger(CachedDiscoveryClient.class);
+
     private final RestClient rest;
     private volatile @Nullable Snapshot snapshot;
 
@@ -26,7 +33,7 @@ final class CachedDiscoveryClient implements DiscoveryClient {
         this.rest = rest;
     }
 
-    private record Snapshot(List<String> groupVersions, List<ApiResource> resources) {
+    private record Snapshot(List<String> groupVersions, List<ApiResource> resources, long fetchedAt) {
     }
 
     @Override
@@ -65,15 +72,19 @@ final class CachedDiscoveryClient implements DiscoveryClient {
     }
 
     private Optional<ApiResource> find(Predicate<ApiResource> match) {
-        Snapshot cached = snapshot;
-        if (cached != null) {
-            Optional<ApiResource> hit = cached.resources().stream().filter(match).findFirst();
-            if (hit.isPresent()) {
-                return hit;
-            }
-            invalidate(); // a miss may be a CRD installed since: look once more
+        Snapshot cached = current();
+        Optional<ApiResource> hit = cached.resources().stream().filter(match).findFirst();
+        if (hit.isPresent() || System.nanoTime() - cached.fetchedAt() < MIN_REFRESH_INTERVAL.toNanos()) {
+            return hit;
         }
-        return current().resources().stream().filter(match).findFirst();
+        // A miss may be a CRD installed since the snapshot: look once more. Only the thread that
+        // still sees the snapshot it missed on refreshes, so a fresh snapshot is never thrown away.
+        synchronized (this) {
+            if (snapshot == cached || snapshot == null) {
+                snapshot = fetch();
+            }
+            return snapshot.resources().stream().filter(match).findFirst();
+        }
     }
 
     private Snapshot current() {
@@ -114,7 +125,7 @@ final class CachedDiscoveryClient implements DiscoveryClient {
                 }
             }
         }
-        return new Snapshot(List.copyOf(groupVersions), List.copyOf(resources));
+        return new Snapshot(List.copyOf(groupVersions), List.copyOf(resources), System.nanoTime());
     }
 
     private static void readAggregated(JsonNode list, List<String> groupVersions, List<ApiResource> resources) {
@@ -122,6 +133,11 @@ final class CachedDiscoveryClient implements DiscoveryClient {
             String groupName = group.path("metadata").path("name").asString("");
             for (JsonNode version : group.path("versions")) {
                 String versionName = version.path("version").asString();
+                if ("Stale".equals(version.path("freshness").asString(""))) {
+                    // an aggregated API server that did not answer: its resources may be wrong
+                    log.debug("Skipping stale discovery for {}/{}", groupName, versionName);
+                    continue;
+                }
                 groupVersions.add(groupName.isEmpty() ? versionName : groupName + "/" + versionName);
                 for (JsonNode resource : version.path("resources")) {
                     List<String> subresources = new ArrayList<>();
@@ -145,10 +161,12 @@ final class CachedDiscoveryClient implements DiscoveryClient {
         try {
             list = rest.get().path(path).execute(JsonNode.class);
         } catch (KubernetesClientException e) {
-            if (ApiErrors.isServiceUnavailable(e) || ApiErrors.isNotFound(e)) {
-                return; // an aggregated API that is down: skip it, as kubectl does
+            // One group version failing (an aggregated API server down, a forbidden group) must not
+            // hide all the others: skip it and report, as client-go's partial discovery does.
+            if (!ApiErrors.isServiceUnavailable(e) && !ApiErrors.isNotFound(e)) {
+                log.warn("Discovery of {} failed; its resources are left out: {}", groupVersion, e.getMessage());
             }
-            throw e;
+            return;
         }
         if (list == null) {
             return;

@@ -25,6 +25,8 @@ import reactor.core.scheduler.Schedulers;
  */
 abstract sealed class Authenticator {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Authenticator.class);
+
     /** The header value, or empty when the request goes without one. */
     abstract Mono<Optional<String>> authorization();
 
@@ -46,7 +48,8 @@ abstract sealed class Authenticator {
             return new TokenFile(file, options.tokenFileRefresh(), clock, config.source());
         }
         if (credentials instanceof Credentials.Exec exec) {
-            return new Exec(new ExecCredentialPlugin(exec, config.source(), clock, clusterInfo(config)));
+            return new Exec(new ExecCredentialPlugin(exec, config.source(), clock, clusterInfo(config),
+                    ExecCredentialPlugin.DEFAULT_TIMEOUT));
         }
         return new Fixed(null);
     }
@@ -122,21 +125,26 @@ abstract sealed class Authenticator {
             if (!force && token != null && clock.instant().isBefore(readAt.plus(refresh))) {
                 return token;
             }
+            String problem;
+            IOException cause = null;
             try {
                 String content = Files.readString(file.file()).trim();
-                if (content.isEmpty()) {
-                    throw new ConfigException("token file " + file.file() + " (" + source + ") is empty");
+                if (!content.isEmpty()) {
+                    token = content;
+                    readAt = clock.instant();
+                    return content;
                 }
-                token = content;
-                readAt = clock.instant();
-                return content;
+                problem = "is empty";
             } catch (IOException e) {
-                if (token != null) {
-                    return token; // keep the last good token while the kubelet swaps the file
-                }
-                throw new ConfigException("cannot read token file " + file.file() + " (" + source + "): "
-                        + e.getMessage(), e);
+                problem = "cannot be read: " + e.getMessage();
+                cause = e;
             }
+            if (token != null) {
+                // Keep the last good token while the file is being replaced, as client-go does.
+                log.debug("Token file {} {}; keeping the token read before", file.file(), problem);
+                return token;
+            }
+            throw new ConfigException("token file " + file.file() + " (" + source + ") " + problem, cause);
         }
     }
 
@@ -156,10 +164,9 @@ abstract sealed class Authenticator {
 
         @Override
         Mono<Boolean> refreshAfterUnauthorized(Optional<String> used) {
-            return Mono.fromCallable(() -> {
-                used.ifPresent(header -> plugin.invalidate(header.substring("Bearer ".length())));
-                return true; // run the plugin once more, as client-go does on a 401
-            });
+            // invalidate never blocks, so this may run on the I/O thread that delivered the 401
+            used.ifPresent(header -> plugin.invalidate(header.substring("Bearer ".length())));
+            return Mono.just(true); // run the plugin once more, as client-go does on a 401
         }
     }
 }

@@ -8,13 +8,14 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -35,20 +36,25 @@ import tools.jackson.databind.node.ObjectNode;
 final class ExecCredentialPlugin {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final long TIMEOUT_SECONDS = 120;
+    /** How long a plugin may run; client-go has no limit, but a hung plugin must not hang every request. */
+    static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(2);
     private static final int STDERR_LIMIT = 4096;
 
     private final Credentials.Exec exec;
     private final String source;
     private final Clock clock;
     private final @Nullable ObjectNode clusterInfo;
-    private @Nullable Credential cached;
+    private final AtomicReference<@Nullable Credential> cached = new AtomicReference<>();
+    private final ReentrantLock running = new ReentrantLock();
+    private final Duration timeout;
 
-    ExecCredentialPlugin(Credentials.Exec exec, String source, Clock clock, @Nullable ObjectNode clusterInfo) {
+    ExecCredentialPlugin(Credentials.Exec exec, String source, Clock clock, @Nullable ObjectNode clusterInfo,
+            Duration timeout) {
         this.exec = exec;
         this.source = source;
         this.clock = clock;
         this.clusterInfo = clusterInfo;
+        this.timeout = timeout;
     }
 
     /** What the plugin returned: a token, and when it expires (null: never, until a 401). */
@@ -59,20 +65,37 @@ final class ExecCredentialPlugin {
         }
     }
 
-    /** The cached credential, or a fresh one if there is none or it has expired. Blocks while the plugin runs. */
-    synchronized Credential credential() {
-        Credential current = cached;
-        if (current == null || (current.expiry() != null && !clock.instant().isBefore(current.expiry()))) {
-            current = run();
-            cached = current;
+    /**
+     * The cached credential, or a fresh one if there is none or it has expired. Blocks while the
+     * plugin runs; concurrent callers wait for that one run instead of starting their own.
+     */
+    Credential credential() {
+        Credential current = cached.get();
+        if (usable(current)) {
+            return current;
         }
-        return current;
+        running.lock();
+        try {
+            current = cached.get();
+            if (!usable(current)) {
+                current = run();
+                cached.set(current);
+            }
+            return current;
+        } finally {
+            running.unlock();
+        }
     }
 
-    /** Forgets the cached credential if it is {@code used}, so the next call runs the plugin again. */
-    synchronized void invalidate(String usedToken) {
-        if (cached != null && cached.token().equals(usedToken)) {
-            cached = null;
+    private boolean usable(@Nullable Credential credential) {
+        return credential != null && (credential.expiry() == null || clock.instant().isBefore(credential.expiry()));
+    }
+
+    /** Forgets the cached credential if it is the one with {@code usedToken}. Never blocks. */
+    void invalidate(String usedToken) {
+        Credential current = cached.get();
+        if (current != null && current.token().equals(usedToken)) {
+            cached.compareAndSet(current, null);
         }
     }
 
@@ -84,7 +107,9 @@ final class ExecCredentialPlugin {
         List<String> command = new ArrayList<>();
         command.add(resolveCommand());
         command.addAll(exec.args());
-        ProcessBuilder builder = new ProcessBuilder(command).directory(exec.workingDirectory().toFile());
+        // Like client-go: the plugin runs in this process's working directory; only a relative
+        // command path is resolved against the kubeconfig's folder.
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(exec.env());
         builder.environment().put("KUBERNETES_EXEC_INFO", execInfo());
         Process process;
@@ -94,27 +119,106 @@ final class ExecCredentialPlugin {
             throw new ConfigException(name + " cannot be started: " + e.getMessage()
                     + (exec.installHint().isBlank() ? "" : "\n" + exec.installHint()), e);
         }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        StreamReader stdout = StreamReader.start(process.getInputStream(), Integer.MAX_VALUE, "stdout");
+        StreamReader stderr = StreamReader.start(process.getErrorStream(), STDERR_LIMIT, "stderr");
         try {
-            process.getOutputStream().close();
-            CompletableFuture<byte[]> stderr = CompletableFuture.supplyAsync(() -> readLimited(process.getErrorStream()));
-            byte[] stdout = process.getInputStream().readAllBytes();
-            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new ConfigException(name + " did not finish within " + TIMEOUT_SECONDS + " s");
+            process.getOutputStream().close(); // no standard input: never interactive
+            if (!process.waitFor(remaining(deadline), TimeUnit.NANOSECONDS)) {
+                throw new ConfigException(name + " did not finish within " + timeout.toMillis() + " ms");
             }
-            String errors = new String(stderr.get(5, TimeUnit.SECONDS), StandardCharsets.UTF_8).strip();
+            byte[] output = stdout.await(remaining(deadline), name);
+            String errors = new String(stderr.await(remaining(deadline), name), StandardCharsets.UTF_8).strip();
             if (process.exitValue() != 0) {
                 throw new ConfigException(name + " exited with code " + process.exitValue()
                         + (errors.isEmpty() ? "" : "; its standard error ends with:\n" + errors));
             }
-            return parse(stdout, name);
-        } catch (IOException | ExecutionException | java.util.concurrent.TimeoutException e) {
-            process.destroyForcibly();
+            return parse(output, name);
+        } catch (IOException e) {
             throw new ConfigException(name + " failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
-            process.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new ConfigException(name + " was interrupted", e);
+        } finally {
+            if (process.isAlive()) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+            }
+            stdout.close();
+            stderr.close();
+        }
+    }
+
+    private static long remaining(long deadline) {
+        return Math.max(0, deadline - System.nanoTime());
+    }
+
+    /** Reads one of the plugin's output streams on a thread of its own, keeping at most {@code limit} bytes (the end). */
+    private static final class StreamReader {
+        private final InputStream in;
+        private final int limit;
+        private final Thread thread;
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private volatile @Nullable IOException failure;
+
+        private StreamReader(InputStream in, int limit, String name) {
+            this.in = in;
+            this.limit = limit;
+            this.thread = new Thread(this::read, "exec-plugin-" + name);
+            this.thread.setDaemon(true);
+        }
+
+        static StreamReader start(InputStream in, int limit, String name) {
+            StreamReader reader = new StreamReader(in, limit, name);
+            reader.thread.start();
+            return reader;
+        }
+
+        private void read() {
+            byte[] buffer = new byte[8192];
+            try {
+                int read;
+                while ((read = in.read(buffer)) >= 0) {
+                    synchronized (bytes) {
+                        bytes.write(buffer, 0, read);
+                        if (limit != Integer.MAX_VALUE && bytes.size() > 2 * limit) {
+                            byte[] all = bytes.toByteArray();
+                            bytes.reset();
+                            bytes.write(all, all.length - limit, limit);
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+
+        byte[] await(long nanos, String name) throws InterruptedException, IOException {
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)));
+            if (thread.isAlive()) {
+                // the plugin exited but left a child holding the pipe open
+                throw new ConfigException(name + " exited but its output did not end (a child process keeps it open)");
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            synchronized (bytes) {
+                byte[] all = bytes.toByteArray();
+                if (all.length <= limit) {
+                    return all;
+                }
+                byte[] end = new byte[limit];
+                System.arraycopy(all, all.length - limit, end, 0, limit);
+                return end;
+            }
+        }
+
+        void close() {
+            try {
+                in.close();
+            } catch (IOException e) {
+                // already closed
+            }
         }
     }
 
@@ -177,31 +281,6 @@ final class ExecCredentialPlugin {
             }
         }
         return new Credential(token, expiry);
-    }
-
-    private static byte[] readLimited(InputStream in) {
-        ByteArrayOutputStream tail = new ByteArrayOutputStream();
-        byte[] buffer = new byte[4096];
-        try (in) {
-            int read;
-            while ((read = in.read(buffer)) >= 0) {
-                tail.write(buffer, 0, read);
-                if (tail.size() > STDERR_LIMIT * 2) {
-                    byte[] all = tail.toByteArray();
-                    tail.reset();
-                    tail.write(all, all.length - STDERR_LIMIT, STDERR_LIMIT);
-                }
-            }
-        } catch (IOException e) {
-            // the plugin closed its standard error early: keep what was read
-        }
-        byte[] all = tail.toByteArray();
-        if (all.length <= STDERR_LIMIT) {
-            return all;
-        }
-        byte[] end = new byte[STDERR_LIMIT];
-        System.arraycopy(all, all.length - STDERR_LIMIT, end, 0, STDERR_LIMIT);
-        return end;
     }
 
     /** The cluster part of {@code KUBERNETES_EXEC_INFO} for {@code provideClusterInfo}. */

@@ -65,13 +65,18 @@ import tools.jackson.core.JacksonException;
 final class HttpTransport implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(HttpTransport.class);
-    private static final Set<HttpMethod> IDEMPOTENT = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.PUT,
-            HttpMethod.DELETE, HttpMethod.OPTIONS);
+    /**
+     * Methods safe to send twice. PUT and DELETE are not here although HTTP calls them idempotent:
+     * a replayed DELETE whose first attempt went through answers 404, a replayed update 409, so
+     * the caller would see a failure for a write that succeeded (client-go retries only GET too).
+     */
+    private static final Set<HttpMethod> IDEMPOTENT = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS);
 
     private final ClientConfig config;
     private final ClientOptions options;
     private final ConnectionProvider connections;
     private final WebClient webClient;
+    private final @Nullable TokenBucket bucket;
 
     HttpTransport(ClientConfig config, ClientOptions options, Clock clock) {
         this.config = config;
@@ -111,11 +116,12 @@ final class HttpTransport implements AutoCloseable {
         if (proxy != null) {
             ProxyProvider.Proxy type = proxy.getScheme().toLowerCase(Locale.ROOT).startsWith("socks")
                     ? ProxyProvider.Proxy.SOCKS5 : ProxyProvider.Proxy.HTTP;
-            int port = proxy.getPort() > 0 ? proxy.getPort() : type == ProxyProvider.Proxy.SOCKS5 ? 1080 : 80;
+            int port = proxy.getPort() > 0 ? proxy.getPort()
+                    : type == ProxyProvider.Proxy.SOCKS5 ? 1080 : "https".equalsIgnoreCase(proxy.getScheme()) ? 443 : 80;
             http = http.proxy(spec -> spec.type(type).host(proxy.getHost()).port(port));
         }
         Authenticator authenticator = Authenticator.of(config, options, clock);
-        TokenBucket bucket = options.rateLimit() == null ? null : new TokenBucket(options.rateLimit(), System::nanoTime);
+        this.bucket = options.rateLimit() == null ? null : new TokenBucket(options.rateLimit(), System::nanoTime);
         WebClient.Builder builder = WebClient.builder()
                 .clientConnector(new ReactorClientHttpConnector(http))
                 .exchangeStrategies(ExchangeStrategies.builder().codecs(codecs -> {
@@ -125,9 +131,6 @@ final class HttpTransport implements AutoCloseable {
                 }).build())
                 .defaultHeader(HttpHeaders.USER_AGENT, options.userAgent())
                 .filter(credentials(authenticator));
-        if (bucket != null) {
-            builder.filter(throttle(bucket));
-        }
         options.interceptors().forEach(builder::filter);
         builder.filter(metrics(options.metrics(), hostOf(config.server())));
         this.webClient = builder.build();
@@ -139,19 +142,35 @@ final class HttpTransport implements AutoCloseable {
 
     /** One request whose successful response is handled by {@code body}; retried per the options. */
     <T> Mono<T> execute(RequestSpec spec, Function<ClientResponse, Mono<T>> body) {
-        return Mono.defer(() -> prepare(spec).exchangeToMono(response -> response.statusCode().is2xxSuccessful()
-                        ? body.apply(response) : error(response, spec)))
-                .timeout(options.requestTimeout())
+        Mono<T> attempt = Mono.defer(() -> prepare(spec).exchangeToMono(response -> response.statusCode()
+                        .is2xxSuccessful() ? body.apply(response) : error(response, spec)))
+                .timeout(options.requestTimeout()); // one attempt, not counting the wait for a token
+        return throttle().then(attempt)
                 .onErrorMap(e -> translate(e, spec))
                 .retryWhen(retries(spec, false));
     }
 
     /** A streaming request (a watch): no request timeout, and retries only before the first byte. */
     <T> Flux<T> stream(RequestSpec spec, Function<ClientResponse, Flux<T>> body) {
-        return Flux.defer(() -> prepare(spec).exchangeToFlux(response -> response.statusCode().is2xxSuccessful()
-                        ? body.apply(response) : HttpTransport.<T>error(response, spec).flux()))
+        Flux<T> attempt = Flux.defer(() -> prepare(spec).exchangeToFlux(response -> response.statusCode()
+                .is2xxSuccessful() ? body.apply(response) : HttpTransport.<T>error(response, spec).flux()));
+        return throttle().thenMany(attempt)
                 .onErrorMap(e -> translate(e, spec))
                 .retryWhen(retries(spec, true));
+    }
+
+    /**
+     * Waits for a token when a rate limit is set. A wait that is cancelled (the caller gave up)
+     * gives its token back, so abandoned requests do not slow down the ones that follow.
+     */
+    private Mono<Void> throttle() {
+        if (bucket == null) {
+            return Mono.empty();
+        }
+        return Mono.defer(() -> {
+            Duration wait = bucket.reserve();
+            return wait.isZero() ? Mono.empty() : Mono.delay(wait).doOnCancel(bucket::refund).then();
+        });
     }
 
     private WebClient.RequestHeadersSpec<?> prepare(RequestSpec spec) {
@@ -275,9 +294,8 @@ final class HttpTransport implements AutoCloseable {
         if (idempotent && !streaming && connectionReset(failure)) {
             return Optional.of(backoff(attempt));
         }
-        if (idempotent && streaming && failure.getCause() instanceof WebClientRequestException) {
-            return Optional.of(backoff(attempt)); // the watch was not established yet
-        }
+        // A watch that cannot connect is not retried here: its owner (the reflector) has its own
+        // backoff, and a TLS or DNS error must surface at once, not after minutes of retries.
         return Optional.empty();
     }
 
@@ -316,10 +334,14 @@ final class HttpTransport implements AutoCloseable {
                     if (response.statusCode().value() != 401) {
                         return Mono.just(response);
                     }
-                    return authenticator.refreshAfterUnauthorized(header).flatMap(refreshed -> !refreshed
-                            ? Mono.just(response)
-                            : response.releaseBody().then(authenticator.authorization())
-                                    .flatMap(fresh -> next.exchange(withAuthorization(request, fresh))));
+                    // The 401's body is released on every path, so its pooled connection is not leaked.
+                    return authenticator.refreshAfterUnauthorized(header)
+                            .onErrorResume(e -> response.releaseBody().then(Mono.error(e)))
+                            .doOnCancel(() -> response.releaseBody().subscribe())
+                            .flatMap(refreshed -> !refreshed
+                                    ? Mono.just(response)
+                                    : response.releaseBody().then(authenticator.authorization())
+                                            .flatMap(fresh -> next.exchange(withAuthorization(request, fresh))));
                 }));
     }
 
@@ -331,23 +353,29 @@ final class HttpTransport implements AutoCloseable {
                 .build();
     }
 
-    private static ExchangeFilterFunction throttle(TokenBucket bucket) {
-        return (request, next) -> Mono.defer(() -> {
-            Duration wait = bucket.reserve();
-            return wait.isZero() ? next.exchange(request) : Mono.delay(wait).then(next.exchange(request));
-        });
-    }
-
     private static ExchangeFilterFunction metrics(RequestMetrics metrics, String host) {
         if (metrics == RequestMetrics.NONE) {
             return (request, next) -> next.exchange(request);
         }
         return (request, next) -> Mono.defer(() -> {
             long started = System.nanoTime();
+            java.util.concurrent.atomic.AtomicBoolean recorded = new java.util.concurrent.atomic.AtomicBoolean();
             return next.exchange(request)
-                    .doOnNext(response -> record(metrics, request, host, Integer.toString(response.statusCode().value()),
-                            started))
-                    .doOnError(e -> record(metrics, request, host, "<error>", started));
+                    .doOnNext(response -> {
+                        if (recorded.compareAndSet(false, true)) {
+                            record(metrics, request, host, Integer.toString(response.statusCode().value()), started);
+                        }
+                    })
+                    .doOnError(e -> {
+                        if (recorded.compareAndSet(false, true)) {
+                            record(metrics, request, host, "<error>", started);
+                        }
+                    })
+                    .doOnCancel(() -> { // timed out or abandoned before the response headers
+                        if (recorded.compareAndSet(false, true)) {
+                            record(metrics, request, host, "<error>", started);
+                        }
+                    });
         });
     }
 

@@ -13,9 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import reactor.core.publisher.Flux;
@@ -41,6 +45,9 @@ import tools.jackson.databind.JsonNode;
  * requesting, reading from the socket stops.
  */
 public final class Request {
+
+    private static final JacksonJsonDecoder WATCH_DECODER = watchDecoder();
+    private static final ResolvableType RAW_EVENT = ResolvableType.forClass(RawWatchEvent.class);
 
     private final HttpTransport transport;
     private final HttpMethod method;
@@ -216,8 +223,32 @@ public final class Request {
     public <T> Flux<WatchEvent<T>> watch(JavaType type) {
         param("watch", "true");
         HttpTransport.RequestSpec spec = spec();
-        return transport.stream(spec, response -> response.bodyToFlux(RawWatchEvent.class))
-                .map(raw -> Request.<T>event(raw, type, spec));
+        return transport.stream(spec, response -> WATCH_DECODER.decode(
+                        response.body(BodyExtractors.toDataBuffers()).map(Request::onHeap), RAW_EVENT,
+                        MediaType.APPLICATION_JSON, Map.of()))
+                .map(raw -> Request.<T>event((RawWatchEvent) raw, type, spec));
+    }
+
+    /**
+     * Copies a network chunk to the heap and releases it at once. Spring's Jackson tokenizer
+     * releases a chunk it fails to parse and Reactor then discards (releases) it again; on a
+     * pooled Netty buffer that second release frees memory Netty still uses. A heap copy of each
+     * chunk (never of the whole stream) makes the second release harmless.
+     */
+    private static DataBuffer onHeap(DataBuffer chunk) {
+        try {
+            byte[] bytes = new byte[chunk.readableByteCount()];
+            chunk.read(bytes);
+            return DefaultDataBufferFactory.sharedInstance.wrap(bytes);
+        } finally {
+            DataBufferUtils.release(chunk);
+        }
+    }
+
+    private static JacksonJsonDecoder watchDecoder() {
+        JacksonJsonDecoder decoder = new JacksonJsonDecoder(Json.MAPPER);
+        decoder.setMaxInMemorySize(-1); // one event may be large (a big Secret or CRD)
+        return decoder;
     }
 
     private HttpTransport.RequestSpec spec() {

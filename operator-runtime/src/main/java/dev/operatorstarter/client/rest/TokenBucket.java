@@ -35,4 +35,9 @@ final class TokenBucket {
         }
         return Duration.ofNanos((long) Math.ceil(-tokens * nanosPerToken));
     }
+
+    /** Gives back a token whose wait was abandoned, so the next caller does not wait for it. */
+    synchronized void refund() {
+        tokens = Math.min(burst, tokens + 1);
+    }
 }

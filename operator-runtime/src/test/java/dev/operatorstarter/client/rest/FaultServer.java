@@ -30,7 +30,7 @@ import java.util.function.Function;
 final class FaultServer implements AutoCloseable {
 
     /** What the server saw. */
-    record Received(String method, String path, Map<String, String> headers, byte[] body) {
+    record Received(String method, String path, Map<String, String> headers, byte[] body, long nanoTime) {
         String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
@@ -212,7 +212,7 @@ final class FaultServer implements AutoCloseable {
         if (length != null) {
             body = in.readNBytes(Integer.parseInt(length));
         }
-        return new Received(parts[0], parts[1], headers, body);
+        return new Received(parts[0], parts[1], headers, body, System.nanoTime());
     }
 
     private static String line(InputStream in) throws IOException {

@@ -184,9 +184,16 @@ class ResourceClientIT {
             all = stream.map(c -> c.getMetadata().getName()).toList();
         }
 
+        List<String> fromAVersion;
+        try (var stream = configMaps.listAll(selection.toBuilder().resourceVersion(firstPage.resourceVersion())
+                .resourceVersionMatch("NotOlderThan").build())) {
+            fromAVersion = stream.map(c -> c.getMetadata().getName()).toList();
+        }
+
         assertThat(firstPage.items()).hasSize(40);
         assertThat(firstPage.continueToken()).isNotEmpty();
         assertThat(all).hasSize(300).doesNotHaveDuplicates();
+        assertThat(fromAVersion).as("pages after the first drop the resourceVersion").hasSize(300);
     }
 
     @Test

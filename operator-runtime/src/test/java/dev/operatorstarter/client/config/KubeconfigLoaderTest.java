@@ -295,4 +295,30 @@ class KubeconfigLoaderTest {
                 .hasMessageContaining("the service-account token " + temp.resolve("token") + " is missing");
         assertThat(List.of()).isEmpty();
     }
+
+    @Test
+    void insecureSkipTlsVerifyBesideACertificateAuthorityIsRefused() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://h", insecure-skip-tls-verify: true, certificate-authority-data: %s}}]
+                contexts: [{name: c, context: {cluster: c}}]
+                """.formatted(base64(CA.certificatePem())));
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null))
+                .hasMessageContaining("cluster \"c\": insecure-skip-tls-verify is true although a certificate-authority");
+    }
+
+    @Test
+    void aProxyPasswordNeverShowsInToString() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://h", proxy-url: "http://me:hunter2@proxy:3128"}}]
+                users: [{name: u, user: {token: secret-token}}]
+                contexts: [{name: c, context: {cluster: c, user: u}}]
+                """);
+
+        ClientConfig config = KubeconfigLoader.load(file, null);
+
+        assertThat(config.proxy()).hasToString("http://me:hunter2@proxy:3128");
+        assertThat(config.toString()).contains("proxy:3128").doesNotContain("hunter2", "secret-token");
+    }
 }

@@ -33,4 +33,15 @@ class TokenBucketTest {
         assertThat(bucket.reserve()).isZero();
         assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(100));
     }
+
+    @Test
+    void aRefundedReservationShortensTheNextWait() {
+        TokenBucket bucket = new TokenBucket(new RateLimit(10, 1), now::get);
+        bucket.reserve();
+        assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(100));
+
+        bucket.refund(); // that caller gave up
+
+        assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(100));
+    }
 }

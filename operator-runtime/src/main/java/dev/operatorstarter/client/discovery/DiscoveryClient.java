@@ -9,7 +9,8 @@ import java.util.Optional;
  *
  * <p>Uses aggregated discovery ({@code apidiscovery.k8s.io/v2}, two requests for everything)
  * when the server offers it, and falls back to one request per group version otherwise. Results
- * are cached until {@link #invalidate()}; a lookup that misses refreshes the cache once, so a CRD
+ * are cached until {@link #invalidate()}; a lookup that misses refreshes the cache once (at most
+ * once a second; a group version that fails is left out and logged, not fatal), so a CRD
  * installed after the client started is found. Thread-safe.
  */
 public interface DiscoveryClient {

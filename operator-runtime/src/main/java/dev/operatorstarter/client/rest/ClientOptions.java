@@ -14,13 +14,15 @@ import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
  * @param userAgent the {@code User-Agent} header; default {@code operator-starter/<version> (Java <version>)}
  * @param connectTimeout the TCP connect and TLS handshake limit; default 10 s
  * @param requestTimeout the limit for one attempt of a request, up to the last byte of its
- *     response; watches are exempt (they end by the server's {@code timeoutSeconds}); default 60 s
+ *     response, not counting the wait for a rate-limit token; watches are exempt (they end by the
+ *     server's {@code timeoutSeconds}); default 60 s
  * @param rateLimit a client-side token bucket, or {@code null} (the default) for none: API
  *     Priority and Fairness, on by default since Kubernetes 1.20, protects the server and answers
  *     429 with {@code Retry-After}, which this client honours. client-go's old 5 QPS / burst 10
  *     throttled controllers without protecting anything the server did not already protect
- * @param maxRetries how often a request is retried after 429, 503 or 504, or (for idempotent
- *     methods) after a connection reset; default 10, as client-go's {@code Retry-After} limit
+ * @param maxRetries how often a request is retried: after 429 for every method (the server did
+ *     not run it), after 503, 504 or a connection reset for GET, HEAD and OPTIONS only (a replayed
+ *     write that went through would answer 404 or 409); default 10, as client-go's limit
  * @param retryBackoff the first wait between retries when the server gives no {@code Retry-After};
  *     doubled each time up to {@code maxRetryDelay}; default 500 ms
  * @param maxRetryDelay the longest single wait between retries, also capping {@code Retry-After}; default 30 s

@@ -58,9 +58,10 @@ import tools.jackson.core.JacksonException;
  * The HTTP layer: a {@link WebClient} on Reactor Netty with the configuration's TLS, proxy and
  * credentials, and the options' timeouts, token bucket, retries, interceptors and metrics.
  *
- * <p>Filter order, outermost first: user agent, credentials (with one retry after a 401 when a
- * fresh credential exists), the token bucket, the user's interceptors, metrics, then the network.
- * Retries wrap the whole attempt, so every attempt passes the token bucket and is counted.
+ * <p>Each attempt first waits for a token (when a rate limit is set), then runs under the request
+ * timeout through the filters, outermost first: user agent, credentials (with one retry after a
+ * 401 when a fresh credential exists), the user's interceptors, metrics, then the network.
+ * Retries wrap the whole attempt, so every attempt takes a token and is counted.
  */
 final class HttpTransport implements AutoCloseable {
 

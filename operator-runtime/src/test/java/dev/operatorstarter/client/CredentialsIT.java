@@ -166,7 +166,10 @@ class CredentialsIT {
         try (KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null),
                 ClientOptions.builder().tokenFileRefresh(Duration.ofMillis(200)).build())) {
             String before = whoAmI(client);
-            Files.writeString(tokenFile, second); // the kubelet rotating a projected token
+            // the kubelet rotating a projected token: write aside, then swap in one step
+            Path next = Files.writeString(temp.resolve("sa-token.next"), second);
+            Files.move(next, tokenFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             Await.condition("the client to use the rotated token", Duration.ofSeconds(20), Duration.ofMillis(100),
                     () -> whoAmI(client).endsWith(":second"));
 

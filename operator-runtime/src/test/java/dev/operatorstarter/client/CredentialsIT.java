@@ -177,6 +177,20 @@ class CredentialsIT {
         }
     }
 
+    @Test
+    void anExecPluginMayAnswerWithAClientCertificate() throws Exception {
+        var credential = dev.operatorstarter.client.internal.Json.MAPPER.createObjectNode()
+                .put("apiVersion", "client.authentication.k8s.io/v1").put("kind", "ExecCredential");
+        credential.putObject("status").put("clientCertificateData", connection.clientCertificatePem())
+                .put("clientKeyData", connection.clientKeyPem());
+        Files.writeString(temp.resolve("credential.json"), credential.toString());
+        script("get-cert.sh", "cat \"$STATE/credential.json\"\n");
+
+        try (KubernetesClient client = execClient("./get-cert.sh")) {
+            assertThat(whoAmI(client)).isEqualTo("operator-starter-admin");
+        }
+    }
+
     private static String whoAmI(KubernetesClient client) {
         JsonNode review = client.rest().post().groupVersion("authentication.k8s.io", "v1").resource("selfsubjectreviews")
                 .body(Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "SelfSubjectReview"))

@@ -21,6 +21,18 @@ public record ClientCertificate(List<X509Certificate> chain, PrivateKey key) {
         }
     }
 
+    /**
+     * Reads a PEM certificate chain and private key (RSA, EC or Ed25519; PKCS#1, SEC1 or PKCS#8)
+     * and checks that the key belongs to the certificate.
+     *
+     * @param where names the source in error messages, for example a kubeconfig field
+     * @throws ConfigException naming {@code where} when either cannot be read or they do not match
+     */
+    public static ClientCertificate fromPem(byte[] certificatePem, byte[] keyPem, String where) {
+        return Certificates.matching(Certificates.certificates(certificatePem, where + " certificate"),
+                Certificates.privateKey(keyPem, where + " key"), where + " certificate and key");
+    }
+
     /** The subject only: key material never reaches a log. */
     @Override
     public String toString() {

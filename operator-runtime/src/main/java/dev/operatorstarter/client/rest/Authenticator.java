@@ -35,7 +35,7 @@ abstract sealed class Authenticator {
         return Mono.just(false);
     }
 
-    static Authenticator of(ClientConfig config, ClientOptions options, Clock clock) {
+    static Authenticator of(ClientConfig config, ClientOptions options, Clock clock, RotatingKeyManager keys) {
         Credentials credentials = config.credentials();
         if (credentials instanceof Credentials.BearerToken token) {
             return new Fixed("Bearer " + token.token());
@@ -49,7 +49,7 @@ abstract sealed class Authenticator {
         }
         if (credentials instanceof Credentials.Exec exec) {
             return new Exec(new ExecCredentialPlugin(exec, config.source(), clock, clusterInfo(config),
-                    ExecCredentialPlugin.DEFAULT_TIMEOUT));
+                    ExecCredentialPlugin.DEFAULT_TIMEOUT), keys);
         }
         return new Fixed(null);
     }
@@ -148,24 +148,34 @@ abstract sealed class Authenticator {
         }
     }
 
-    /** An exec credential plugin's token. */
+    /**
+     * An exec credential plugin's token and/or client certificate. The certificate goes to the
+     * key manager before the request is sent, so the handshake of a new connection presents it.
+     */
     static final class Exec extends Authenticator {
         private final ExecCredentialPlugin plugin;
+        private final RotatingKeyManager keys;
 
-        Exec(ExecCredentialPlugin plugin) {
+        Exec(ExecCredentialPlugin plugin, RotatingKeyManager keys) {
             this.plugin = plugin;
+            this.keys = keys;
         }
 
         @Override
         Mono<Optional<String>> authorization() {
-            return Mono.fromCallable(() -> Optional.of("Bearer " + plugin.credential().token()))
-                    .subscribeOn(Schedulers.boundedElastic());
+            return Mono.fromCallable(() -> {
+                ExecCredentialPlugin.Credential credential = plugin.credential();
+                if (credential.certificate() != null) {
+                    keys.use(credential.certificate());
+                }
+                return Optional.ofNullable(credential.token()).map(token -> "Bearer " + token);
+            }).subscribeOn(Schedulers.boundedElastic());
         }
 
         @Override
         Mono<Boolean> refreshAfterUnauthorized(Optional<String> used) {
             // invalidate never blocks, so this may run on the I/O thread that delivered the 401
-            used.ifPresent(header -> plugin.invalidate(header.substring("Bearer ".length())));
+            plugin.invalidate(used.map(header -> header.substring("Bearer ".length())).orElse(null));
             return Mono.just(true); // run the plugin once more, as client-go does on a 401
         }
     }

@@ -1,5 +1,6 @@
 package dev.operatorstarter.client.rest;
 
+import dev.operatorstarter.client.config.ClientCertificate;
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.Credentials;
 import java.io.ByteArrayOutputStream;
@@ -25,7 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Runs a kubeconfig exec credential plugin ({@code client.authentication.k8s.io/v1} or
- * {@code v1beta1}) and caches its token until its {@code expirationTimestamp}.
+ * {@code v1beta1}) and caches its token and/or client certificate until its
+ * {@code expirationTimestamp}.
  *
  * <p>The plugin gets the client's environment plus its own {@code env} entries and
  * {@code KUBERNETES_EXEC_INFO} with {@code spec.interactive=false}: this client never has a
@@ -57,11 +59,15 @@ final class ExecCredentialPlugin {
         this.timeout = timeout;
     }
 
-    /** What the plugin returned: a token, and when it expires (null: never, until a 401). */
-    record Credential(String token, @Nullable Instant expiry) {
+    /**
+     * What the plugin returned: a token, a client certificate, or both, and when they expire
+     * (null: never, until a 401).
+     */
+    record Credential(@Nullable String token, @Nullable ClientCertificate certificate, @Nullable Instant expiry) {
         @Override
         public String toString() {
-            return "Credential[<redacted>, expires " + expiry + "]";
+            return "Credential[token " + (token == null ? "none" : "<redacted>") + ", " + certificate + ", expires "
+                    + expiry + "]";
         }
     }
 
@@ -91,10 +97,13 @@ final class ExecCredentialPlugin {
         return credential != null && (credential.expiry() == null || clock.instant().isBefore(credential.expiry()));
     }
 
-    /** Forgets the cached credential if it is the one with {@code usedToken}. Never blocks. */
-    void invalidate(String usedToken) {
+    /**
+     * Forgets the cached credential if it is the one a rejected request used: the one with
+     * {@code usedToken}, or, for a certificate-only credential, the current one. Never blocks.
+     */
+    void invalidate(@Nullable String usedToken) {
         Credential current = cached.get();
-        if (current != null && current.token().equals(usedToken)) {
+        if (current != null && java.util.Objects.equals(current.token(), usedToken)) {
             cached.compareAndSet(current, null);
         }
     }
@@ -264,12 +273,20 @@ final class ExecCredentialPlugin {
         }
         JsonNode status = credential.path("status");
         String token = status.path("token").asString("");
-        if (token.isEmpty()) {
-            if (status.hasNonNull("clientCertificateData")) {
-                throw new ConfigException(name + " returned a client certificate; this client accepts tokens from "
-                        + "exec plugins (client certificates from plugins are not supported yet)");
+        String certificatePem = status.path("clientCertificateData").asString("");
+        String keyPem = status.path("clientKeyData").asString("");
+        ClientCertificate certificate = null;
+        if (!certificatePem.isEmpty() || !keyPem.isEmpty()) {
+            if (certificatePem.isEmpty() || keyPem.isEmpty()) {
+                throw new ConfigException(name + " printed only one of status.clientCertificateData and "
+                        + "status.clientKeyData; both are needed");
             }
-            throw new ConfigException(name + " printed an ExecCredential without status.token");
+            certificate = ClientCertificate.fromPem(certificatePem.getBytes(StandardCharsets.US_ASCII),
+                    keyPem.getBytes(StandardCharsets.US_ASCII), name + ": status.clientCertificateData/clientKeyData");
+        }
+        if (token.isEmpty() && certificate == null) {
+            throw new ConfigException(name + " printed an ExecCredential with neither status.token nor a client "
+                    + "certificate");
         }
         Instant expiry = null;
         String expiration = status.path("expirationTimestamp").asString("");
@@ -280,7 +297,7 @@ final class ExecCredentialPlugin {
                 throw new ConfigException(name + " printed an expirationTimestamp that is not RFC 3339: " + expiration, e);
             }
         }
-        return new Credential(token, expiry);
+        return new Credential(token.isEmpty() ? null : token, certificate, expiry);
     }
 
     /** The cluster part of {@code KUBERNETES_EXEC_INFO} for {@code provideClusterInfo}. */

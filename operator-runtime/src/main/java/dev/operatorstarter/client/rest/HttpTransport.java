@@ -82,17 +82,24 @@ final class HttpTransport implements AutoCloseable {
     HttpTransport(ClientConfig config, ClientOptions options, Clock clock) {
         this.config = config;
         this.options = options;
+        RotatingKeyManager keys = new RotatingKeyManager(config.tls().clientCertificate());
         this.connections = ConnectionProvider.builder("operator-starter")
                 .maxConnections(512)
                 .pendingAcquireMaxCount(-1)
                 .maxIdleTime(Duration.ofSeconds(90))
+                // a connection opened before the client certificate rotated keeps the old identity
+                .evictionPredicate((connection, metadata) ->
+                        System.currentTimeMillis() - metadata.lifeTime() <= keys.rotatedAtMillis())
                 .build();
         HttpClient http = HttpClient.create(connections)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                         options.connectTimeout().toMillis()))
                 .compress(true);
         if ("https".equals(config.server().getScheme())) {
-            SslContext ssl = sslContext(config.tls(), config.source());
+            SslContext ssl = sslContext(config.tls(), config.source(), keys);
+            // A resumed TLS session keeps the identity it was made with: after the client
+            // certificate rotates, no old session may be resumed.
+            keys.onRotation(() -> forgetSessions(ssl));
             String serverName = config.tls().serverName();
             boolean verifyHost = !config.tls().insecureSkipVerify();
             http = http.secure(spec -> {
@@ -121,7 +128,7 @@ final class HttpTransport implements AutoCloseable {
                     : type == ProxyProvider.Proxy.SOCKS5 ? 1080 : "https".equalsIgnoreCase(proxy.getScheme()) ? 443 : 80;
             http = http.proxy(spec -> spec.type(type).host(proxy.getHost()).port(port));
         }
-        Authenticator authenticator = Authenticator.of(config, options, clock);
+        Authenticator authenticator = Authenticator.of(config, options, clock, keys);
         this.bucket = options.rateLimit() == null ? null : new TokenBucket(options.rateLimit(), System::nanoTime);
         WebClient.Builder builder = WebClient.builder()
                 .clientConnector(new ReactorClientHttpConnector(http))
@@ -392,7 +399,7 @@ final class HttpTransport implements AutoCloseable {
         return server.getPort() > 0 ? server.getHost() + ":" + server.getPort() : server.getHost();
     }
 
-    private static SslContext sslContext(TlsSettings tls, String source) {
+    private static SslContext sslContext(TlsSettings tls, String source, RotatingKeyManager keys) {
         try {
             SslContextBuilder builder = SslContextBuilder.forClient();
             if (tls.insecureSkipVerify()) {
@@ -409,13 +416,24 @@ final class HttpTransport implements AutoCloseable {
                 factory.init(trust);
                 builder.trustManager(factory);
             }
-            if (tls.clientCertificate() != null) {
-                builder.keyManager(tls.clientCertificate().key(),
-                        tls.clientCertificate().chain().toArray(X509Certificate[]::new));
-            }
+            // The kubeconfig's certificate, or the one an exec plugin supplies (and rotates) later.
+            builder.keyManager(keys);
             return builder.build();
         } catch (GeneralSecurityException | IOException e) {
             throw new ConfigException("cannot set up TLS for " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void forgetSessions(SslContext ssl) {
+        javax.net.ssl.SSLSessionContext sessions = ssl.sessionContext();
+        if (sessions == null) {
+            return;
+        }
+        for (java.util.Enumeration<byte[]> ids = sessions.getIds(); ids.hasMoreElements(); ) {
+            javax.net.ssl.SSLSession session = sessions.getSession(ids.nextElement());
+            if (session != null) {
+                session.invalidate();
+            }
         }
     }
 

@@ -30,7 +30,8 @@ import java.util.function.Function;
 final class FaultServer implements AutoCloseable {
 
     /** What the server saw. */
-    record Received(String method, String path, Map<String, String> headers, byte[] body, long nanoTime) {
+    record Received(String method, String path, Map<String, String> headers, byte[] body, long nanoTime,
+            String clientSubject) {
         String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
@@ -171,7 +172,7 @@ final class FaultServer implements AutoCloseable {
         try (connection; InputStream in = new BufferedInputStream(connection.getInputStream());
                 OutputStream out = connection.getOutputStream()) {
             while (true) {
-                Received request = read(in);
+                Received request = read(in, clientSubject(connection));
                 if (request == null) {
                     return;
                 }
@@ -195,7 +196,19 @@ final class FaultServer implements AutoCloseable {
         }
     }
 
-    private static Received read(InputStream in) throws IOException {
+    /** The subject of the client's TLS certificate, or "" when it sent none (or this is plain HTTP). */
+    private static String clientSubject(Socket connection) {
+        if (connection instanceof javax.net.ssl.SSLSocket tls) {
+            try {
+                return tls.getSession().getPeerPrincipal().getName();
+            } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+                return "";
+            }
+        }
+        return "";
+    }
+
+    private static Received read(InputStream in, String clientSubject) throws IOException {
         String requestLine = line(in);
         if (requestLine == null || requestLine.isEmpty()) {
             return null;
@@ -212,7 +225,7 @@ final class FaultServer implements AutoCloseable {
         if (length != null) {
             body = in.readNBytes(Integer.parseInt(length));
         }
-        return new Received(parts[0], parts[1], headers, body, System.nanoTime());
+        return new Received(parts[0], parts[1], headers, body, System.nanoTime(), clientSubject);
     }
 
     private static String line(InputStream in) throws IOException {

@@ -46,6 +46,42 @@ final class TlsFixtures {
         }
     }
 
+    /** A client certificate from this CA with common name {@code name}, and its key. */
+    Issued client(String name) {
+        try {
+            KeyPair keys = keys();
+            X509Certificate certificate = sign(new JcaX509v3CertificateBuilder(new X500Principal("CN=test-ca"),
+                    BigInteger.valueOf(System.nanoTime()), from(), to(), new X500Principal("CN=" + name),
+                    keys.getPublic()));
+            return new Issued(certificate, keys);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A certificate and its keys. */
+    record Issued(X509Certificate certificate, KeyPair keys) {
+
+        String certificatePem() {
+            return pem(certificate);
+        }
+
+        String keyPem() {
+            return pem(keys.getPrivate());
+        }
+
+        private static String pem(Object object) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            try (var writer = new org.bouncycastle.openssl.jcajce.JcaPEMWriter(out)) {
+                writer.writeObject(object instanceof java.security.PrivateKey key
+                        ? new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(key, null).generate() : object);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return out.toString();
+        }
+    }
+
     /** The server's TLS context; with {@code requireClientCertificate}, clients must present one from the CA. */
     SSLContext serverContext() throws Exception {
         KeyStore keyStore = KeyStore.getInstance("PKCS12");

@@ -108,4 +108,40 @@ class TlsTest {
             assertThat(proxy.targets()).containsExactly("CONNECT 127.0.0.1:" + server.uri().getPort());
         }
     }
+
+    @Test
+    void anExecPluginCertificateIsPresentedAndARotatedOneReplacesTheOldConnection(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path temp) throws Exception {
+        for (String name : List.of("old", "new")) {
+            TlsFixtures.Issued issued = PKI.client(name);
+            var status = dev.operatorstarter.client.internal.Json.MAPPER.createObjectNode();
+            status.putObject("status").put("clientCertificateData", issued.certificatePem())
+                    .put("clientKeyData", issued.keyPem());
+            status.put("apiVersion", "client.authentication.k8s.io/v1").put("kind", "ExecCredential");
+            java.nio.file.Files.writeString(temp.resolve(name + ".json"), status.toString());
+        }
+        // first run prints the old certificate, every later run the new one
+        java.nio.file.Path script = java.nio.file.Files.writeString(temp.resolve("plugin.sh"), "#!/bin/sh\n"
+                + "if [ -f \"$STATE/ran\" ]; then cat \"$STATE/new.json\"; else touch \"$STATE/ran\"; cat \"$STATE/old.json\"; fi\n");
+        java.nio.file.Files.setPosixFilePermissions(script, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        server = new FaultServer(request -> request.clientSubject().equals("CN=new")
+                ? Reply.json(200, "{\"gitVersion\":\"v1.37.2\"}")
+                : Reply.json(401, "{\"kind\":\"Status\",\"code\":401,\"reason\":\"Unauthorized\"}"), PKI.serverContext());
+        ((SSLServerSocket) serverSocket(server)).setWantClientAuth(true);
+        server.start();
+        Credentials.Exec exec = new Credentials.Exec("client.authentication.k8s.io/v1", script.toString(), List.of(),
+                java.util.Map.of("STATE", temp.toString()), Credentials.InteractiveMode.NEVER, false, "", temp);
+        rest = RestClient.create(new ClientConfig(server.uri(), new TlsSettings(List.of(PKI.ca), false, "api.internal",
+                null), exec, null, "default", "test config"), ClientOptions.builder().maxRetries(0).build());
+
+        JsonNode version;
+        try {
+            version = rest.get().path("/version").execute(JsonNode.class);
+        } finally {
+            assertThat(server.requests()).extracting(FaultServer.Received::clientSubject)
+                    .containsExactly("CN=old", "CN=new");
+        }
+
+        assertThat(version.path("gitVersion").asString()).isEqualTo("v1.37.2");
+    }
 }

@@ -11,6 +11,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.handler.ssl.util.TrustManagerFactoryWrapper;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +31,7 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedTrustManager;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,9 +112,9 @@ final class HttpTransport implements AutoCloseable {
                 builder.handlerConfigurator(handler -> {
                     SSLEngine engine = handler.engine();
                     SSLParameters parameters = engine.getSSLParameters();
-                    // Verify the certificate's name against tls-server-name when given (the JDK
-                    // checks the SNI name first), else against the URL's host.
-                    parameters.setEndpointIdentificationAlgorithm(verifyHost ? "HTTPS" : null);
+                    // The JDK checks the name against the URL's host; with tls-server-name our
+                    // trust manager checks that name instead (and only that name).
+                    parameters.setEndpointIdentificationAlgorithm(verifyHost && serverName == null ? "HTTPS" : null);
                     if (serverName != null) {
                         parameters.setServerNames(java.util.List.of(new SNIHostName(serverName)));
                     }
@@ -405,16 +407,28 @@ final class HttpTransport implements AutoCloseable {
             if (tls.insecureSkipVerify()) {
                 log.warn("TLS verification of the API server is off (insecure-skip-tls-verify in {})", source);
                 builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
-            } else if (!tls.certificateAuthorities().isEmpty()) {
-                KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-                trust.load(null, null);
-                int index = 0;
-                for (X509Certificate ca : tls.certificateAuthorities()) {
-                    trust.setCertificateEntry("ca-" + index++, ca);
-                }
+            } else if (!tls.certificateAuthorities().isEmpty() || tls.serverName() != null) {
                 TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-                factory.init(trust);
-                builder.trustManager(factory);
+                if (tls.certificateAuthorities().isEmpty()) {
+                    factory.init((KeyStore) null); // the JVM's trust store
+                } else {
+                    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+                    trust.load(null, null);
+                    int index = 0;
+                    for (X509Certificate ca : tls.certificateAuthorities()) {
+                        trust.setCertificateEntry("ca-" + index++, ca);
+                    }
+                    factory.init(trust);
+                }
+                if (tls.serverName() == null) {
+                    builder.trustManager(factory);
+                } else {
+                    X509ExtendedTrustManager chain = java.util.Arrays.stream(factory.getTrustManagers())
+                            .filter(X509ExtendedTrustManager.class::isInstance).map(X509ExtendedTrustManager.class::cast)
+                            .findFirst().orElseThrow(() -> new ConfigException("no X.509 trust manager for " + source));
+                    builder.trustManager(new TrustManagerFactoryWrapper(new ServerNameTrustManager(chain,
+                            tls.serverName())));
+                }
             }
             // The kubeconfig's certificate, or the one an exec plugin supplies (and rotates) later.
             builder.keyManager(keys);

@@ -8,6 +8,7 @@ import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Instant;
 import java.util.Date;
+import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -30,15 +31,15 @@ final class TlsFixtures {
     final KeyPair clientKeys = keys();
     final X509Certificate client;
 
-    TlsFixtures(String serverName) {
+    /** Server names: DNS names, or IPv4 literals (which become IP address entries). */
+    TlsFixtures(String serverName, String... moreNames) {
         try {
             X500Principal caName = new X500Principal("CN=test-ca");
             ca = sign(new JcaX509v3CertificateBuilder(caName, BigInteger.ONE, from(), to(), caName, caKeys.getPublic())
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(true)));
             server = sign(new JcaX509v3CertificateBuilder(caName, BigInteger.TWO, from(), to(),
                     new X500Principal("CN=" + serverName), serverKeys.getPublic())
-                    .addExtension(Extension.subjectAlternativeName, false,
-                            new GeneralNames(new GeneralName(GeneralName.dNSName, serverName))));
+                    .addExtension(Extension.subjectAlternativeName, false, names(serverName, moreNames)));
             client = sign(new JcaX509v3CertificateBuilder(caName, BigInteger.TEN, from(), to(),
                     new X500Principal("CN=tester"), clientKeys.getPublic()));
         } catch (Exception e) {
@@ -97,6 +98,15 @@ final class TlsFixtures {
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
         return context;
+    }
+
+    private static GeneralNames names(String first, String... more) {
+        List<GeneralName> names = new java.util.ArrayList<>();
+        for (String name : java.util.stream.Stream.concat(java.util.stream.Stream.of(first),
+                java.util.Arrays.stream(more)).toList()) {
+            names.add(new GeneralName(name.matches("[\\d.]+") ? GeneralName.iPAddress : GeneralName.dNSName, name));
+        }
+        return new GeneralNames(names.toArray(GeneralName[]::new));
     }
 
     private X509Certificate sign(org.bouncycastle.cert.X509v3CertificateBuilder builder) throws Exception {

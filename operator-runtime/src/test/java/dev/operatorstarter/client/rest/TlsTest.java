@@ -144,4 +144,33 @@ class TlsTest {
 
         assertThat(version.path("gitVersion").asString()).isEqualTo("v1.37.2");
     }
+
+    @Test
+    void withTlsServerNameACertificateNamingOnlyTheUrlHostIsRefused() throws Exception {
+        TlsFixtures alsoLoopback = new TlsFixtures("api.internal", "127.0.0.1");
+        server = new FaultServer(request -> Reply.json(200, "{}"), alsoLoopback.serverContext()).start();
+        rest = RestClient.create(new ClientConfig(server.uri(), new TlsSettings(List.of(alsoLoopback.ca), false,
+                "other.internal", null), Credentials.none(), null, "default", "test config"),
+                ClientOptions.builder().maxRetries(0).build());
+
+        // the certificate is valid for 127.0.0.1, the URL's host, but not for the name we asked for
+        assertThatThrownBy(() -> rest.get().path("/version").execute(JsonNode.class))
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("not valid for tls-server-name other.internal");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+        "api.internal, true", "API.Internal., true", "other.internal, false", "x.wild.example, true",
+        "a.b.wild.example, false", "wild.example, false", "10.1.2.3, true", "10.1.2.4, false"})
+    void namesMatchLikeGo(String name, boolean matches) {
+        TlsFixtures fixtures = new TlsFixtures("api.internal", "*.wild.example", "10.1.2.3");
+        org.assertj.core.api.ThrowableAssert.ThrowingCallable check =
+                () -> ServerNameTrustManager.verifyName(fixtures.server, name);
+        if (matches) {
+            org.assertj.core.api.Assertions.assertThatCode(check).doesNotThrowAnyException();
+        } else {
+            assertThatThrownBy(check).hasMessageContaining("not valid for tls-server-name " + name);
+        }
+    }
 }

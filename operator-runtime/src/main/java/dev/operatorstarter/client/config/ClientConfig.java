@@ -36,7 +36,8 @@ public record ClientConfig(URI server, TlsSettings tls, Credentials credentials,
 
     /**
      * The configuration a process would use without being told: the kubeconfig files in
-     * {@code KUBECONFIG}, else {@code ~/.kube/config}, else the in-cluster service-account files.
+     * {@code KUBECONFIG}, else {@code ~/.kube/config}, else the in-cluster service-account files;
+     * without a {@code proxy-url}, {@code HTTPS_PROXY}/{@code NO_PROXY} apply as in client-go.
      *
      * @throws ConfigException naming what was tried when none of them is usable
      */
@@ -51,6 +52,11 @@ public record ClientConfig(URI server, TlsSettings tls, Credentials credentials,
                 : proxy.getScheme() + "://<redacted>@" + proxy.getHost() + (proxy.getPort() > 0 ? ":" + proxy.getPort() : "");
         return "ClientConfig[server=" + server + ", tls=" + tls + ", credentials=" + credentials + ", proxy=" + proxyText
                 + ", namespace=" + namespace + ", source=" + source + "]";
+    }
+
+    /** The same configuration with another proxy ({@code null} for a direct connection). */
+    public ClientConfig withProxy(@Nullable URI proxy) {
+        return new ClientConfig(server, tls, credentials, proxy, namespace, source);
     }
 
     /** The same configuration with another default namespace. */

@@ -44,11 +44,20 @@ public final class KubeconfigLoader {
     /**
      * The configuration found from {@code environment}: the files in {@code KUBECONFIG}, else
      * {@code $HOME/.kube/config} if it exists, else the in-cluster service account when
-     * {@code KUBERNETES_SERVICE_HOST} is set.
+     * {@code KUBERNETES_SERVICE_HOST} is set. Without a {@code proxy-url}, the proxy comes from
+     * {@code HTTPS_PROXY}/{@code HTTP_PROXY} and {@code NO_PROXY}, as in client-go.
      *
      * @param context the context to use, or {@code null} for the current context
      */
     public static ClientConfig fromEnvironment(Map<String, String> environment, @Nullable String context) {
+        ClientConfig config = fromEnvironmentWithoutProxy(environment, context);
+        if (config.proxy() != null) {
+            return config; // the kubeconfig's proxy-url wins over the environment
+        }
+        return config.withProxy(EnvironmentProxy.forServer(config.server(), environment));
+    }
+
+    private static ClientConfig fromEnvironmentWithoutProxy(Map<String, String> environment, @Nullable String context) {
         String kubeconfig = environment.get("KUBECONFIG");
         if (kubeconfig != null && !kubeconfig.isBlank()) {
             List<Path> files = new ArrayList<>();

@@ -128,7 +128,15 @@ final class HttpTransport implements AutoCloseable {
                     ? ProxyProvider.Proxy.SOCKS5 : ProxyProvider.Proxy.HTTP;
             int port = proxy.getPort() > 0 ? proxy.getPort()
                     : type == ProxyProvider.Proxy.SOCKS5 ? 1080 : "https".equalsIgnoreCase(proxy.getScheme()) ? 443 : 80;
-            http = http.proxy(spec -> spec.type(type).host(proxy.getHost()).port(port));
+            String userInfo = proxy.getUserInfo();
+            http = http.proxy(spec -> {
+                var address = spec.type(type).host(proxy.getHost()).port(port);
+                if (userInfo != null && !userInfo.isEmpty()) {
+                    int colon = userInfo.indexOf(':');
+                    String password = colon < 0 ? "" : userInfo.substring(colon + 1);
+                    address.username(colon < 0 ? userInfo : userInfo.substring(0, colon)).password(user -> password);
+                }
+            });
         }
         Authenticator authenticator = Authenticator.of(config, options, clock, keys);
         this.bucket = options.rateLimit() == null ? null : new TokenBucket(options.rateLimit(), System::nanoTime);

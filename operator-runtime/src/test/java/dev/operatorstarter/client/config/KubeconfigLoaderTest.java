@@ -321,4 +321,26 @@ class KubeconfigLoaderTest {
         assertThat(config.proxy()).hasToString("http://me:hunter2@proxy:3128");
         assertThat(config.toString()).contains("proxy:3128").doesNotContain("hunter2", "secret-token");
     }
+
+    @org.junit.jupiter.api.Test
+    void theEnvironmentProxyAppliesOnlyWithoutAProxyUrl() throws Exception {
+        Path plain = write("plain", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://api.example.com"}}]
+                contexts: [{name: c, context: {cluster: c}}]
+                """);
+        Path withProxy = write("with-proxy", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://api.example.com", proxy-url: "socks5://own:1080"}}]
+                contexts: [{name: c, context: {cluster: c}}]
+                """);
+
+        ClientConfig fromEnvironment = KubeconfigLoader.fromEnvironment(Map.of("KUBECONFIG", plain.toString(),
+                "HTTPS_PROXY", "http://corporate:3128"), null);
+        ClientConfig own = KubeconfigLoader.fromEnvironment(Map.of("KUBECONFIG", withProxy.toString(),
+                "HTTPS_PROXY", "http://corporate:3128"), null);
+
+        assertThat(fromEnvironment.proxy()).hasToString("http://corporate:3128");
+        assertThat(own.proxy()).hasToString("socks5://own:1080");
+    }
 }

@@ -20,6 +20,12 @@ final class ConnectProxy implements AutoCloseable {
     private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final List<String> targets = new CopyOnWriteArrayList<>();
+    private final List<String> authorizations = new CopyOnWriteArrayList<>();
+
+    /** The Proxy-Authorization headers of the CONNECT requests. */
+    List<String> authorizations() {
+        return List.copyOf(authorizations);
+    }
 
     ConnectProxy() throws IOException {
         executor.execute(() -> {
@@ -46,8 +52,10 @@ final class ConnectProxy implements AutoCloseable {
         try (client) {
             InputStream in = client.getInputStream();
             String request = line(in);
-            while (!line(in).isEmpty()) {
-                // skip the headers
+            for (String header = line(in); !header.isEmpty(); header = line(in)) {
+                if (header.toLowerCase(java.util.Locale.ROOT).startsWith("proxy-authorization:")) {
+                    authorizations.add(header.substring(header.indexOf(':') + 1).trim());
+                }
             }
             String target = request.split(" ")[1];
             targets.add(request.split(" ")[0] + " " + target);

@@ -8,6 +8,7 @@ import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.Credentials;
 import dev.operatorstarter.client.config.TlsSettings;
 import dev.operatorstarter.client.rest.FaultServer.Reply;
+import java.net.URI;
 import java.util.List;
 import javax.net.ssl.SSLServerSocket;
 import org.junit.jupiter.api.AfterEach;
@@ -99,13 +100,16 @@ class TlsTest {
             server = new FaultServer(request -> Reply.json(200, "{\"gitVersion\":\"v1.37.2\"}"), PKI.serverContext())
                     .start();
             rest = RestClient.create(new ClientConfig(server.uri(), new TlsSettings(List.of(PKI.ca), false,
-                    "api.internal", null), Credentials.none(), proxy.uri(), "default", "test config"),
+                    "api.internal", null), Credentials.none(), URI.create("http://me:s3cret@" + proxy.uri().getAuthority()),
+                    "default", "test config"),
                     ClientOptions.builder().maxRetries(0).build());
 
             JsonNode version = rest.get().path("/version").execute(JsonNode.class);
 
             assertThat(version.path("gitVersion").asString()).isEqualTo("v1.37.2");
             assertThat(proxy.targets()).containsExactly("CONNECT 127.0.0.1:" + server.uri().getPort());
+            assertThat(proxy.authorizations()).containsExactly("Basic " + java.util.Base64.getEncoder()
+                    .encodeToString("me:s3cret".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         }
     }
 

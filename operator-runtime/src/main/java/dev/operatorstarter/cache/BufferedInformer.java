@@ -1,0 +1,304 @@
+package dev.operatorstarter.cache;
+
+import dev.operatorstarter.cache.Listener.Notification;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link SharedIndexInformer} with one buffered {@link Listener} per handler: the processor thread
+ * pops the {@link DeltaFifo}, applies each delta to the indexer and copies the notification into
+ * every listener's buffer, never waiting on a handler.
+ */
+final class BufferedInformer<T extends HasMetadata> implements SharedIndexInformer<T> {
+
+    private static final Logger log = LoggerFactory.getLogger(BufferedInformer.class);
+    private static final Duration MIN_RESYNC = Duration.ofSeconds(1);
+
+    private final String name;
+    private final InformerOptions options;
+    private final Indexer<T> indexer = Indexer.create();
+    private final DeltaFifo<T> fifo;
+    private final Reflector<T> reflector;
+    private final Lister<T> lister;
+    private final CopyOnWriteArrayList<Listener<T>> listeners = new CopyOnWriteArrayList<>();
+    /** Held while deltas are applied and while a late handler takes its snapshot. */
+    private final ReentrantLock deltas = new ReentrantLock();
+    private final Object lifecycle = new Object();
+    private volatile List<Listener<T>> syncing = List.of();
+    private @Nullable ScheduledExecutorService resyncTimer;
+    private @Nullable ScheduledFuture<?> resyncTask;
+    private Duration resyncCheck = Duration.ZERO;
+    private boolean started;
+    private volatile boolean stopped;
+
+    BufferedInformer(String name, ListerWatcher<T> listerWatcher, Class<T> type, InformerOptions options) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.options = Objects.requireNonNull(options, "options");
+        this.fifo = new DeltaFifo<>(new DeltaFifo.KnownObjects<>() {
+            @Override
+            public List<String> listKeys() {
+                return indexer.listKeys();
+            }
+
+            @Override
+            public Optional<T> get(String key) {
+                return indexer.get(key);
+            }
+        });
+        UnaryOperator<HasMetadata> transform = options.transform();
+        UnaryOperator<T> typed = object -> {
+            HasMetadata result = transform.apply(object);
+            if (!type.isInstance(result)) {
+                throw new IllegalStateException(name + ": the transform turned a " + type.getName() + " into "
+                        + (result == null ? "null" : result.getClass().getName()));
+            }
+            return type.cast(result);
+        };
+        this.reflector = new Reflector<>(name, listerWatcher, fifo, typed, options.reflector(), options.metrics());
+        this.lister = Lister.of(indexer);
+    }
+
+    @Override
+    public HandlerRegistration addEventHandler(ResourceEventHandler<T> handler) {
+        return addEventHandler(handler, options.resyncPeriod());
+    }
+
+    @Override
+    public HandlerRegistration addEventHandler(ResourceEventHandler<T> handler, Duration resyncPeriod) {
+        Objects.requireNonNull(handler, "handler");
+        if (resyncPeriod.isNegative()) {
+            throw new IllegalArgumentException("resyncPeriod must not be negative, was " + resyncPeriod);
+        }
+        Duration period = resyncPeriod.isZero() || resyncPeriod.compareTo(MIN_RESYNC) >= 0 ? resyncPeriod : MIN_RESYNC;
+        synchronized (lifecycle) {
+            if (stopped) {
+                throw new IllegalStateException(name + ": the informer is stopped");
+            }
+            Listener<T>[] self = newListenerHolder();
+            Listener<T> listener = new Listener<>(name, handler, period, System.nanoTime(), this::hasSynced,
+                    () -> removeListener(self[0]));
+            self[0] = listener;
+            deltas.lock();
+            try {
+                // The snapshot and the listener's arrival are atomic with respect to delta processing:
+                // the handler sees every object exactly once, as a replayed add or as a later change.
+                if (started) {
+                    indexer.list().forEach(object -> listener.add(new Notification.Add<>(object, true)));
+                }
+                listeners.add(listener);
+            } finally {
+                deltas.unlock();
+            }
+            if (started) {
+                startListener(listener);
+                scheduleResync();
+            }
+            return listener;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> Listener<T>[] newListenerHolder() {
+        return (Listener<T>[]) new Listener<?>[1];
+    }
+
+    private void removeListener(Listener<T> listener) {
+        if (listeners.remove(listener)) {
+            listener.stop();
+        }
+    }
+
+    @Override
+    public void addIndexers(Map<String, IndexFunction<T>> indexers) {
+        indexer.addIndexers(indexers);
+    }
+
+    @Override
+    public Indexer<T> indexer() {
+        return indexer;
+    }
+
+    @Override
+    public Lister<T> lister() {
+        return lister;
+    }
+
+    @Override
+    public void start() {
+        synchronized (lifecycle) {
+            if (stopped) {
+                throw new IllegalStateException(name + ": a stopped informer cannot be started again");
+            }
+            if (started) {
+                return;
+            }
+            started = true;
+            options.metrics().storeCreated(name, indexer::size);
+            listeners.forEach(this::startListener);
+            thread(this::processLoop, "processor").start();
+            thread(reflector::run, "reflector").start();
+            scheduleResync();
+        }
+    }
+
+    private void startListener(Listener<T> listener) {
+        thread(listener::run, "handler").start();
+    }
+
+    private Thread thread(Runnable task, String role) {
+        Thread thread = options.threadFactory().newThread(task);
+        try {
+            thread.setName("informer-" + name + "-" + role);
+        } catch (SecurityException e) {
+            // keep the factory's name
+        }
+        return thread;
+    }
+
+    /** (Re)schedules the resync check at the shortest handler period; none when no handler resyncs. */
+    private void scheduleResync() {
+        Duration shortest = Duration.ZERO;
+        for (Listener<T> listener : listeners) {
+            Duration period = listener.resyncPeriod();
+            if (!period.isZero() && (shortest.isZero() || period.compareTo(shortest) < 0)) {
+                shortest = period;
+            }
+        }
+        if (shortest.isZero() || shortest.equals(resyncCheck)) {
+            return;
+        }
+        resyncCheck = shortest;
+        if (resyncTimer == null) {
+            resyncTimer = Executors.newSingleThreadScheduledExecutor(task -> thread(task, "resync"));
+        }
+        if (resyncTask != null) {
+            resyncTask.cancel(false);
+        }
+        long nanos = shortest.toNanos();
+        resyncTask = resyncTimer.scheduleAtFixedRate(this::resyncIfDue, nanos, nanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void resyncIfDue() {
+        try {
+            long now = System.nanoTime();
+            List<Listener<T>> due = listeners.stream().filter(listener -> listener.shouldResync(now)).toList();
+            if (!due.isEmpty()) {
+                syncing = due;
+                fifo.resync();
+            }
+        } catch (RuntimeException e) {
+            log.warn("{}: resync failed", name, e);
+        }
+    }
+
+    private void processLoop() {
+        try {
+            while (!stopped) {
+                fifo.pop(this::apply, 1, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            log.error("{}: the informer's processor failed; the cache no longer changes", name, e);
+            throw e;
+        }
+    }
+
+    /** Applies one key's deltas to the indexer and notifies; runs under the FIFO's lock. */
+    private void apply(DeltaFifo.Deltas<T> batch) {
+        deltas.lock();
+        try {
+            for (Delta<T> delta : batch.deltas()) {
+                T object = delta.object();
+                switch (delta.type()) {
+                    case ADDED, UPDATED, REPLACED, SYNC -> {
+                        Optional<T> old = indexer.get(batch.key());
+                        indexer.update(object);
+                        if (old.isPresent()) {
+                            boolean resyncOnly = delta.type() == Delta.Type.SYNC
+                                    || delta.type() == Delta.Type.REPLACED && sameVersion(old.get(), object);
+                            Notification<T> update = new Notification.Update<>(old.get(), object);
+                            (resyncOnly ? syncing : listeners).forEach(listener -> listener.add(update));
+                        } else {
+                            Notification<T> add = new Notification.Add<>(object, batch.isInInitialList());
+                            listeners.forEach(listener -> listener.add(add));
+                        }
+                    }
+                    case DELETED -> {
+                        indexer.delete(object);
+                        Notification<T> delete = new Notification.Delete<>(object, delta.finalStateUnknown());
+                        listeners.forEach(listener -> listener.add(delete));
+                    }
+                }
+            }
+        } finally {
+            deltas.unlock();
+        }
+    }
+
+    private static boolean sameVersion(HasMetadata a, HasMetadata b) {
+        String left = a.getMetadata().getResourceVersion();
+        return left != null && left.equals(b.getMetadata().getResourceVersion());
+    }
+
+    @Override
+    public void stop() {
+        synchronized (lifecycle) {
+            if (stopped) {
+                return;
+            }
+            stopped = true;
+        }
+        reflector.stop();
+        fifo.close();
+        listeners.forEach(Listener::stop);
+        if (resyncTimer != null) {
+            resyncTimer.shutdownNow();
+        }
+        options.metrics().stopped(name);
+    }
+
+    @Override
+    public boolean hasSynced() {
+        return fifo.hasSynced();
+    }
+
+    @Override
+    public boolean isWatching() {
+        return reflector.isWatching();
+    }
+
+    @Override
+    public String lastSyncResourceVersion() {
+        return reflector.lastSyncResourceVersion();
+    }
+
+    @Override
+    public Optional<ReflectorException> lastError() {
+        return reflector.lastError();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return "informer " + name;
+    }
+}

@@ -1,0 +1,347 @@
+package dev.operatorstarter.cache;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A parsed label selector, matched against an object's labels (apimachinery's {@code labels.Selector}).
+ * Immutable and thread-safe; equal when the requirements are equal, whatever order or spacing the
+ * text had, and {@link #toString()} gives the canonical text.
+ */
+public final class LabelSelector {
+
+    /** One requirement on one label. */
+    enum Operator {
+        EQUALS("="), NOT_EQUALS("!="), IN(" in "), NOT_IN(" notin "), EXISTS(""), DOES_NOT_EXIST("!"),
+        GREATER_THAN(">"), LESS_THAN("<");
+
+        final String text;
+
+        Operator(String text) {
+            this.text = text;
+        }
+    }
+
+    record Requirement(String key, Operator operator, SortedSet<String> values) {
+
+        boolean matches(Map<String, String> labels) {
+            String value = labels.get(key);
+            return switch (operator) {
+                case EQUALS, IN -> value != null && values.contains(value);
+                case NOT_EQUALS, NOT_IN -> value == null || !values.contains(value);
+                case EXISTS -> value != null;
+                case DOES_NOT_EXIST -> value == null;
+                case GREATER_THAN, LESS_THAN -> value != null && compare(value);
+            };
+        }
+
+        private boolean compare(String value) {
+            long actual;
+            try {
+                actual = Long.parseLong(value);
+            } catch (NumberFormatException e) {
+                return false;
+            }
+            long bound = Long.parseLong(values.first());
+            return operator == Operator.GREATER_THAN ? actual > bound : actual < bound;
+        }
+
+        @Override
+        public String toString() {
+            return switch (operator) {
+                case EXISTS -> key;
+                case DOES_NOT_EXIST -> "!" + key;
+                case IN, NOT_IN -> key + operator.text + "(" + String.join(",", values) + ")";
+                default -> key + operator.text + values.first();
+            };
+        }
+    }
+
+    private static final LabelSelector EVERYTHING = new LabelSelector(List.of());
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+    private final List<Requirement> requirements;
+
+    private LabelSelector(List<Requirement> requirements) {
+        List<Requirement> sorted = new ArrayList<>(requirements);
+        sorted.sort(Comparator.comparing(Requirement::key).thenComparing(Requirement::operator));
+        this.requirements = List.copyOf(sorted);
+    }
+
+    /** Matches every object. */
+    public static LabelSelector everything() {
+        return EVERYTHING;
+    }
+
+    /**
+     * Parses the text form: comma-separated {@code k=v}, {@code k==v}, {@code k!=v},
+     * {@code k in (a,b)}, {@code k notin (a,b)}, {@code k}, {@code !k}, {@code k>n}, {@code k<n}.
+     * Blank text matches everything.
+     *
+     * @throws IllegalArgumentException naming the selector, the problem and its position
+     */
+    public static LabelSelector parse(@Nullable String selector) {
+        if (selector == null || selector.isBlank()) {
+            return EVERYTHING;
+        }
+        return new LabelSelector(new Parser(selector).requirements());
+    }
+
+    /** The selector of a {@code metav1.LabelSelector} (matchLabels and matchExpressions); null matches everything. */
+    public static LabelSelector from(io.fabric8.kubernetes.api.model.@Nullable LabelSelector selector) {
+        if (selector == null) {
+            return EVERYTHING;
+        }
+        List<Requirement> requirements = new ArrayList<>();
+        if (selector.getMatchLabels() != null) {
+            selector.getMatchLabels().forEach((key, value) -> requirements.add(requirement(key, Operator.EQUALS,
+                    List.of(value), "matchLabels")));
+        }
+        if (selector.getMatchExpressions() != null) {
+            for (var expression : selector.getMatchExpressions()) {
+                List<String> values = expression.getValues() == null ? List.of() : expression.getValues();
+                String where = "matchExpressions[" + expression.getKey() + "]";
+                Operator operator = switch (Objects.requireNonNullElse(expression.getOperator(), "")) {
+                    case "In" -> Operator.IN;
+                    case "NotIn" -> Operator.NOT_IN;
+                    case "Exists" -> Operator.EXISTS;
+                    case "DoesNotExist" -> Operator.DOES_NOT_EXIST;
+                    default -> throw new IllegalArgumentException("invalid label selector: " + where
+                            + " has operator \"" + expression.getOperator() + "\"; expected In, NotIn, Exists or DoesNotExist");
+                };
+                requirements.add(requirement(expression.getKey(), operator, values, where));
+            }
+        }
+        return requirements.isEmpty() ? EVERYTHING : new LabelSelector(requirements);
+    }
+
+    private static Requirement requirement(String key, Operator operator, List<String> values, String where) {
+        String keyProblem = keyProblem(key);
+        if (keyProblem != null) {
+            throw new IllegalArgumentException("invalid label selector: " + where + ": " + keyProblem);
+        }
+        boolean needsValues = operator == Operator.IN || operator == Operator.NOT_IN;
+        boolean takesNone = operator == Operator.EXISTS || operator == Operator.DOES_NOT_EXIST;
+        if (needsValues && values.isEmpty()) {
+            throw new IllegalArgumentException("invalid label selector: " + where + ": " + operator + " needs values");
+        }
+        if (takesNone && !values.isEmpty()) {
+            throw new IllegalArgumentException("invalid label selector: " + where + ": " + operator + " takes no values");
+        }
+        for (String value : values) {
+            String problem = valueProblem(value);
+            if (problem != null) {
+                throw new IllegalArgumentException("invalid label selector: " + where + ": " + problem);
+            }
+        }
+        return new Requirement(key, operator, new TreeSet<>(values));
+    }
+
+    /** True when the labels (null: none) meet every requirement. */
+    public boolean matches(@Nullable Map<String, String> labels) {
+        Map<String, String> actual = labels == null ? Map.of() : labels;
+        for (Requirement requirement : requirements) {
+            if (!requirement.matches(actual)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True when this selector has no requirement. */
+    public boolean isEverything() {
+        return requirements.isEmpty();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof LabelSelector selector && selector.requirements.equals(requirements);
+    }
+
+    @Override
+    public int hashCode() {
+        return requirements.hashCode();
+    }
+
+    /** The canonical text: requirements sorted by key, as the API server's own rendering does. */
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder();
+        for (Requirement requirement : requirements) {
+            text.append(text.length() == 0 ? "" : ",").append(requirement);
+        }
+        return text.toString();
+    }
+
+    private static @Nullable String keyProblem(@Nullable String key) {
+        if (key == null || key.isEmpty()) {
+            return "the key is empty";
+        }
+        int slash = key.indexOf('/');
+        String name = slash < 0 ? key : key.substring(slash + 1);
+        if (slash >= 0) {
+            String prefix = key.substring(0, slash);
+            if (prefix.isEmpty() || prefix.length() > 253 || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
+                return "key \"" + key + "\" has an invalid prefix (a DNS subdomain of at most 253 characters)";
+            }
+        }
+        if (name.length() > 63 || !NAME.matcher(name).matches()) {
+            return "key \"" + key + "\" is not a valid label name (at most 63 characters: letters, digits, '-', '_', '.',"
+                    + " starting and ending with a letter or digit)";
+        }
+        return null;
+    }
+
+    private static @Nullable String valueProblem(String value) {
+        if (value.isEmpty() || value.length() <= 63 && NAME.matcher(value).matches()) {
+            return null;
+        }
+        return "value \"" + value + "\" is not a valid label value (at most 63 characters: letters, digits, '-', '_',"
+                + " '.', starting and ending with a letter or digit)";
+    }
+
+    /** A small recursive-descent parser over the selector text. */
+    private static final class Parser {
+        private final String text;
+        private int position;
+
+        Parser(String text) {
+            this.text = text;
+        }
+
+        List<Requirement> requirements() {
+            List<Requirement> requirements = new ArrayList<>();
+            while (true) {
+                requirements.add(requirement());
+                skipSpaces();
+                if (position == text.length()) {
+                    return requirements;
+                }
+                expect(',');
+            }
+        }
+
+        private Requirement requirement() {
+            skipSpaces();
+            int start = position;
+            if (peek() == '!') {
+                position++;
+                skipSpaces();
+                String key = word();
+                return checked(key, Operator.DOES_NOT_EXIST, List.of(), start);
+            }
+            String key = word();
+            skipSpaces();
+            if (position == text.length() || peek() == ',') {
+                return checked(key, Operator.EXISTS, List.of(), start);
+            }
+            char c = peek();
+            if (c == '=') {
+                position++;
+                if (peek() == '=') {
+                    position++;
+                }
+                return checked(key, Operator.EQUALS, List.of(value()), start);
+            }
+            if (c == '!') {
+                position++;
+                expect('=');
+                return checked(key, Operator.NOT_EQUALS, List.of(value()), start);
+            }
+            if (c == '>' || c == '<') {
+                position++;
+                int at = position;
+                String bound = value();
+                try {
+                    Long.parseLong(bound);
+                } catch (NumberFormatException e) {
+                    throw error("expected an integer after '" + c + "'", at);
+                }
+                return checked(key, c == '>' ? Operator.GREATER_THAN : Operator.LESS_THAN, List.of(bound), start);
+            }
+            int at = position;
+            String word = word();
+            Operator operator = switch (word) {
+                case "in" -> Operator.IN;
+                case "notin" -> Operator.NOT_IN;
+                default -> throw error("expected =, ==, !=, in, notin, >, < or ',' after key \"" + key + "\"", at);
+            };
+            skipSpaces();
+            expect('(');
+            List<String> values = new ArrayList<>();
+            while (true) {
+                skipSpaces();
+                values.add(value());
+                skipSpaces();
+                if (peek() == ')') {
+                    position++;
+                    return checked(key, operator, values, start);
+                }
+                expect(',');
+            }
+        }
+
+        private Requirement checked(String key, Operator operator, List<String> values, int start) {
+            try {
+                return LabelSelector.requirement(key, operator, values, "at position " + start);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("invalid label selector \"" + text + "\": "
+                        + e.getMessage().substring("invalid label selector: ".length()), e);
+            }
+        }
+
+        private String word() {
+            int start = position;
+            while (position < text.length() && isWordChar(text.charAt(position))) {
+                position++;
+            }
+            if (start == position) {
+                throw error("expected a label key", start);
+            }
+            return text.substring(start, position);
+        }
+
+        private String value() {
+            skipSpaces();
+            int start = position;
+            while (position < text.length() && isWordChar(text.charAt(position))) {
+                position++;
+            }
+            return text.substring(start, position);
+        }
+
+        private static boolean isWordChar(char c) {
+            return Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.' || c == '/';
+        }
+
+        private char peek() {
+            return position < text.length() ? text.charAt(position) : '\0';
+        }
+
+        private void expect(char c) {
+            skipSpaces();
+            if (peek() != c) {
+                throw error("expected '" + c + "'", position);
+            }
+            position++;
+        }
+
+        private void skipSpaces() {
+            while (position < text.length() && Character.isWhitespace(text.charAt(position))) {
+                position++;
+            }
+        }
+
+        private IllegalArgumentException error(String problem, int at) {
+            return new IllegalArgumentException("invalid label selector \"" + text + "\": " + problem + " at position " + at);
+        }
+    }
+}

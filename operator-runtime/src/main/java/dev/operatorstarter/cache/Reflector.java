@@ -1,0 +1,473 @@
+package dev.operatorstarter.cache;
+
+import dev.operatorstarter.cache.ReflectorState.Outcome;
+import dev.operatorstarter.client.ResourceList;
+import dev.operatorstarter.client.rest.ApiErrors;
+import dev.operatorstarter.client.rest.ApiException;
+import dev.operatorstarter.client.rest.ListOptions;
+import dev.operatorstarter.client.rest.WatchEvent;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Exceptions;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Sinks;
+
+/**
+ * Keeps a {@link DeltaFifo} in step with one collection on the server: lists it, then watches it
+ * from the list's resourceVersion, relisting when the watch's version expires (client-go's
+ * {@code Reflector}). The policy is {@link ReflectorState#next}; this class runs the steps.
+ *
+ * <p>Guarantees: the FIFO receives a {@code replace} with the full collection after every list,
+ * then every change in order; objects pass through the transform first. A watch that ends is
+ * reopened from the last version seen (bookmarks included), so no change is missed and a relist
+ * happens only when the server says that version is gone. A watch silent for longer than the
+ * stall timeout is reopened. Failures back off with jitter and never end the loop: only
+ * {@link #stop()} does.
+ *
+ * <p>Threading: {@link #run()} blocks the calling thread until {@link #stop()}; the other methods
+ * may be called from any thread.
+ */
+public final class Reflector<T extends HasMetadata> {
+
+    private static final Logger log = LoggerFactory.getLogger(Reflector.class);
+    private static final Duration SHORT_WATCH = Duration.ofSeconds(1);
+
+    private final String name;
+    private final ListerWatcher<T> listerWatcher;
+    private final DeltaFifo<T> fifo;
+    private final UnaryOperator<T> transform;
+    private final ReflectorOptions options;
+    private final ReflectorMetrics metrics;
+    private final Backoff backoff;
+    private final Sinks.Empty<Void> stopSignal = Sinks.empty();
+    private final CountDownLatch stopLatch = new CountDownLatch(1);
+    private volatile ReflectorState state = new ReflectorState.Listing("");
+    private volatile String lastSyncResourceVersion = "";
+    private volatile boolean watching;
+    private volatile boolean streamingList;
+    private volatile @Nullable ReflectorException lastError;
+
+    /**
+     * @param name names this reflector in logs, errors and metrics (resource[.group] and namespace)
+     * @param transform applied to every object before it enters the FIFO
+     */
+    public Reflector(String name, ListerWatcher<T> listerWatcher, DeltaFifo<T> fifo, UnaryOperator<T> transform,
+            ReflectorOptions options, ReflectorMetrics metrics) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
+        this.fifo = Objects.requireNonNull(fifo, "fifo");
+        this.transform = Objects.requireNonNull(transform, "transform");
+        this.options = Objects.requireNonNull(options, "options");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.backoff = new Backoff(options.initialBackoff(), options.maxBackoff(), options.backoffReset(),
+                options.clock(), () -> ThreadLocalRandom.current().nextDouble());
+        this.streamingList = options.streamingList();
+    }
+
+    /** Lists and watches until {@link #stop()}; returns then. */
+    public void run() {
+        log.debug("{}: reflector started", name);
+        while (!(state instanceof ReflectorState.Stopped)) {
+            ReflectorState current = state;
+            if (current instanceof ReflectorState.BackingOff backingOff) {
+                state = sleep(backingOff.delay()) ? backingOff.then() : new ReflectorState.Stopped();
+                continue;
+            }
+            Outcome outcome = isStopped() ? new Outcome.StopRequested() : step(current);
+            report(outcome);
+            state = ReflectorState.next(current, isStopped() ? new Outcome.StopRequested() : outcome, backoff);
+        }
+        watching = false;
+        log.debug("{}: reflector stopped", name);
+    }
+
+    /** Ends {@link #run()}: cancels an open watch; a list in flight finishes first. */
+    public void stop() {
+        stopLatch.countDown();
+        stopSignal.tryEmitEmpty();
+    }
+
+    /** True while a watch is open (for health checks). */
+    public boolean isWatching() {
+        return watching;
+    }
+
+    /** The resourceVersion the cache has reached: from the last list, event or bookmark. */
+    public String lastSyncResourceVersion() {
+        return lastSyncResourceVersion;
+    }
+
+    /** The last failure, until a list, event or bookmark succeeds. */
+    public java.util.Optional<ReflectorException> lastError() {
+        return java.util.Optional.ofNullable(lastError);
+    }
+
+    /** The current state. */
+    public ReflectorState state() {
+        return state;
+    }
+
+    /** This reflector's name. */
+    public String name() {
+        return name;
+    }
+
+    private boolean isStopped() {
+        return stopLatch.getCount() == 0;
+    }
+
+    private Outcome step(ReflectorState current) {
+        if (current instanceof ReflectorState.Listing listing) {
+            return list(listing.resourceVersion());
+        }
+        if (current instanceof ReflectorState.Watching watchingState) {
+            return watch(watchingState.resourceVersion());
+        }
+        throw new IllegalStateException("no step for " + current);
+    }
+
+    private void report(Outcome outcome) {
+        ReflectorException error = null;
+        if (outcome instanceof Outcome.ListFailed failed) {
+            error = failed.error();
+        } else if (outcome instanceof Outcome.ListExpired expired) {
+            error = expired.error();
+        } else if (outcome instanceof Outcome.WatchFailed failed) {
+            error = failed.error();
+        } else if (outcome instanceof Outcome.WatchExpired expired) {
+            error = expired.error();
+        } else if (outcome instanceof Outcome.WatchStalled stalled) {
+            error = stalled.error();
+        }
+        if (error == null) {
+            return;
+        }
+        lastError = error;
+        if (outcome instanceof Outcome.WatchExpired || outcome instanceof Outcome.ListExpired) {
+            log.info("{}; relisting", error.getMessage());
+        } else {
+            log.warn("{}", error.getMessage());
+        }
+        try {
+            options.errorHandler().accept(error);
+        } catch (RuntimeException e) {
+            log.warn("{}: the reflector's error handler failed", name, e);
+        }
+    }
+
+    // ---- list
+
+    private Outcome list(String resourceVersion) {
+        if (streamingList) {
+            Outcome streamed = streamList(resourceVersion);
+            if (streamed != null) {
+                return streamed;
+            }
+        }
+        long started = options.clock().millis();
+        List<T> items = new ArrayList<>();
+        String listVersion;
+        try {
+            listVersion = listPages(resourceVersion, items);
+        } catch (RuntimeException e) {
+            String message = "list from resourceVersion \"" + resourceVersion + "\" failed: " + describe(e);
+            ReflectorException error = new ReflectorException.ListFailed(name, message, e);
+            return isExpired(e) ? new Outcome.ListExpired(error) : new Outcome.ListFailed(error);
+        }
+        fifo.replace(items);
+        advance(listVersion);
+        metrics.listed(name, Duration.ofMillis(options.clock().millis() - started), items.size());
+        log.debug("{}: listed {} objects at resourceVersion {}", name, items.size(), listVersion);
+        return new Outcome.Listed(listVersion);
+    }
+
+    /** Fills {@code items} page by page; returns the list's resourceVersion. */
+    private String listPages(String resourceVersion, List<T> items) {
+        ListOptions first = ListOptions.builder().limit(options.pageSize()).resourceVersion(resourceVersion)
+                .resourceVersionMatch(resourceVersion.isEmpty() ? null : "NotOlderThan").build();
+        ResourceList<T> page = listerWatcher.list(first);
+        String listVersion = page.resourceVersion();
+        addAll(items, page);
+        while (!page.continueToken().isEmpty()) {
+            ListOptions next = ListOptions.builder().limit(options.pageSize()).continueToken(page.continueToken())
+                    .build();
+            try {
+                page = listerWatcher.list(next);
+            } catch (ApiException e) {
+                if (!isExpired(e)) {
+                    throw e;
+                }
+                // The continue token outlived etcd's compaction window: take everything in one
+                // request instead (client-go's pager does the same).
+                log.info("{}: continue token expired after {} objects; listing everything in one request", name,
+                        items.size());
+                items.clear();
+                page = listerWatcher.list(ListOptions.builder().resourceVersion(resourceVersion)
+                        .resourceVersionMatch(resourceVersion.isEmpty() ? null : "NotOlderThan").build());
+                addAll(items, page);
+                return page.resourceVersion();
+            }
+            addAll(items, page);
+        }
+        return listVersion;
+    }
+
+    private void addAll(List<T> items, ResourceList<T> page) {
+        for (T item : page.items()) {
+            items.add(transform.apply(item));
+        }
+    }
+
+    /**
+     * A streaming list: a watch that starts with the current state as ADDED events and marks their
+     * end with a bookmark, then goes on as a normal watch. Returns null when the server does not
+     * support it (the caller lists instead, and so does every later relist).
+     */
+    private @Nullable Outcome streamList(String resourceVersion) {
+        ListOptions watchOptions = ListOptions.builder().resourceVersion(resourceVersion)
+                .resourceVersionMatch("NotOlderThan").sendInitialEvents(true).allowWatchBookmarks(true)
+                .timeoutSeconds(watchTimeoutSeconds()).build();
+        InitialEvents<T> initial = new InitialEvents<>(options.clock().millis());
+        Outcome outcome;
+        try {
+            outcome = consume(listerWatcher.watch(watchOptions), resourceVersion, initial);
+        } catch (StreamingUnsupported e) {
+            outcome = null;
+            log.info("{}: the server does not support streaming lists ({}); using paginated lists", name,
+                    e.getMessage());
+        }
+        if (outcome == null || (!initial.done && isUnsupported(outcome))) {
+            streamingList = false;
+            return null;
+        }
+        if (initial.done) {
+            return outcome;
+        }
+        if (outcome instanceof Outcome.StopRequested) {
+            return outcome;
+        }
+        // The stream ended before its initial events did: a failed list.
+        ReflectorException cause = errorOf(outcome);
+        ReflectorException error = new ReflectorException.ListFailed(name, "streaming list from resourceVersion \""
+                + resourceVersion + "\" " + (cause == null ? "ended before its initial events did" : "failed: "
+                + describe(cause.getCause() == null ? cause : cause.getCause())), cause == null ? new IllegalStateException("stream ended") : cause);
+        return outcome instanceof Outcome.WatchExpired ? new Outcome.ListExpired(error) : new Outcome.ListFailed(error);
+    }
+
+    private static boolean isUnsupported(Outcome outcome) {
+        ReflectorException error = errorOf(outcome);
+        Throwable cause = error == null ? null : error.getCause();
+        return cause != null && (ApiErrors.isBadRequest(cause) || ApiErrors.isInvalid(cause));
+    }
+
+    private static @Nullable ReflectorException errorOf(Outcome outcome) {
+        if (outcome instanceof Outcome.WatchFailed failed) {
+            return failed.error();
+        }
+        if (outcome instanceof Outcome.WatchExpired expired) {
+            return expired.error();
+        }
+        if (outcome instanceof Outcome.WatchStalled stalled) {
+            return stalled.error();
+        }
+        return null;
+    }
+
+    /** The objects of a streaming list's initial events, until its end bookmark. */
+    private static final class InitialEvents<T> {
+        final long startedMillis;
+        final Map<String, T> objects = new LinkedHashMap<>();
+        boolean done;
+
+        InitialEvents(long startedMillis) {
+            this.startedMillis = startedMillis;
+        }
+    }
+
+    private static final class StreamingUnsupported extends RuntimeException {
+        StreamingUnsupported(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    // ---- watch
+
+    private Outcome watch(String resourceVersion) {
+        ListOptions watchOptions = ListOptions.builder().resourceVersion(resourceVersion).allowWatchBookmarks(true)
+                .timeoutSeconds(watchTimeoutSeconds()).build();
+        return consume(listerWatcher.watch(watchOptions), resourceVersion, null);
+    }
+
+    private long watchTimeoutSeconds() {
+        long min = options.minWatchTimeout().toSeconds();
+        return min + ThreadLocalRandom.current().nextLong(min + 1);
+    }
+
+    /** Reads one watch stream to its end, feeding the FIFO; returns how it ended. */
+    private Outcome consume(Flux<WatchEvent<T>> events, String fromVersion, @Nullable InitialEvents<T> initial) {
+        String version = fromVersion;
+        long started = options.clock().millis();
+        int count = 0;
+        metrics.watchStarted(name);
+        Flux<WatchEvent<T>> guarded = events
+                .doOnSubscribe(subscription -> watching = true)
+                .timeout(options.stallTimeout())
+                .takeUntilOther(stopSignal.asMono());
+        try (Stream<WatchEvent<T>> stream = guarded.toStream(64)) {
+            Iterator<WatchEvent<T>> iterator = stream.iterator();
+            while (iterator.hasNext()) {
+                WatchEvent<T> event = iterator.next();
+                count++;
+                metrics.watchEvent(name, typeOf(event));
+                if (event instanceof WatchEvent.Error<T> error) {
+                    ApiException exception = error.toException("watch " + name);
+                    String message = "watch from resourceVersion \"" + version + "\" ended with " + describe(exception);
+                    return isExpired(exception)
+                            ? new Outcome.WatchExpired(version, new ReflectorException.WatchFailed(name, message, exception))
+                            : new Outcome.WatchFailed(version, new ReflectorException.WatchFailed(name, message, exception));
+                }
+                if (event instanceof WatchEvent.Bookmark<T> bookmark) {
+                    version = bookmark.resourceVersion();
+                    if (initial != null && !initial.done) {
+                        if (!bookmark.endsInitialEvents()) {
+                            throw new StreamingUnsupported("a bookmark arrived before the end of the initial events");
+                        }
+                        List<T> objects = new ArrayList<>(initial.objects.values());
+                        initial.objects.clear();
+                        fifo.replace(objects);
+                        initial.done = true;
+                        metrics.listed(name, Duration.ofMillis(options.clock().millis() - initial.startedMillis),
+                                objects.size());
+                        log.debug("{}: streamed {} objects at resourceVersion {}", name, objects.size(), version);
+                    }
+                    advance(version);
+                    continue;
+                }
+                T object = transform.apply(objectOf(event));
+                String objectVersion = object.getMetadata().getResourceVersion();
+                if (initial != null && !initial.done) {
+                    String key = Keys.of(object);
+                    if (event instanceof WatchEvent.Deleted<T>) {
+                        initial.objects.remove(key);
+                    } else {
+                        initial.objects.put(key, object);
+                    }
+                    if (objectVersion != null) {
+                        version = objectVersion;
+                    }
+                    continue;
+                }
+                if (event instanceof WatchEvent.Added<T>) {
+                    fifo.add(object);
+                } else if (event instanceof WatchEvent.Modified<T>) {
+                    fifo.update(object);
+                } else {
+                    fifo.delete(object);
+                }
+                if (objectVersion != null) {
+                    version = objectVersion;
+                    advance(version);
+                }
+            }
+        } catch (StreamingUnsupported e) {
+            throw e;
+        } catch (RuntimeException e) {
+            Throwable cause = Exceptions.unwrap(e);
+            if (cause instanceof TimeoutException) {
+                return new Outcome.WatchStalled(version, new ReflectorException.WatchStalled(name,
+                        "watch delivered nothing for " + options.stallTimeout() + " (no event, no bookmark); reopening",
+                        cause));
+            }
+            if (initial != null && !initial.done && (ApiErrors.isBadRequest(cause) || ApiErrors.isInvalid(cause))) {
+                throw new StreamingUnsupported(describe(cause));
+            }
+            String message = "watch from resourceVersion \"" + version + "\" failed: " + describe(cause);
+            ReflectorException error = new ReflectorException.WatchFailed(name, message, cause);
+            return isExpired(cause) ? new Outcome.WatchExpired(version, error) : new Outcome.WatchFailed(version, error);
+        } finally {
+            watching = false;
+            Duration duration = Duration.ofMillis(options.clock().millis() - started);
+            metrics.watchEnded(name, duration, count == 0 && duration.compareTo(SHORT_WATCH) < 0 && !isStopped());
+        }
+        if (isStopped()) {
+            return new Outcome.StopRequested();
+        }
+        Duration duration = Duration.ofMillis(options.clock().millis() - started);
+        boolean healthy = count > 0 || duration.compareTo(SHORT_WATCH) >= 0;
+        if (!healthy) {
+            log.info("{}: watch closed at once without events; backing off", name);
+        }
+        return new Outcome.WatchEnded(version, healthy);
+    }
+
+    private T objectOf(WatchEvent<T> event) {
+        if (event instanceof WatchEvent.Added<T> added) {
+            return added.object();
+        }
+        if (event instanceof WatchEvent.Modified<T> modified) {
+            return modified.object();
+        }
+        if (event instanceof WatchEvent.Deleted<T> deleted) {
+            return deleted.object();
+        }
+        throw new IllegalStateException("no object in " + event);
+    }
+
+    private static String typeOf(WatchEvent<?> event) {
+        if (event instanceof WatchEvent.Added<?>) {
+            return "ADDED";
+        }
+        if (event instanceof WatchEvent.Modified<?>) {
+            return "MODIFIED";
+        }
+        if (event instanceof WatchEvent.Deleted<?>) {
+            return "DELETED";
+        }
+        if (event instanceof WatchEvent.Bookmark<?>) {
+            return "BOOKMARK";
+        }
+        return "ERROR";
+    }
+
+    private void advance(String resourceVersion) {
+        lastError = null;
+        if (resourceVersion != null && !resourceVersion.isEmpty()) {
+            lastSyncResourceVersion = resourceVersion;
+            metrics.resourceVersion(name, resourceVersion);
+        }
+    }
+
+    private static boolean isExpired(Throwable error) {
+        return ApiErrors.isResourceExpired(error) || ApiErrors.isGone(error);
+    }
+
+    private static String describe(Throwable error) {
+        return error.getMessage() != null ? error.getMessage() : error.getClass().getSimpleName();
+    }
+
+    /** Waits {@code delay} unless stopped first; false when stopped. */
+    private boolean sleep(Duration delay) {
+        try {
+            return !stopLatch.await(delay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stop();
+            return false;
+        }
+    }
+}

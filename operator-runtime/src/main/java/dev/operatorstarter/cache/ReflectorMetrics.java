@@ -1,0 +1,44 @@
+package dev.operatorstarter.cache;
+
+import java.time.Duration;
+
+/**
+ * Receives what reflectors and informers do, for metrics. {@code name} is the informer's name
+ * (resource[.group], plus the namespace when it watches one), one per informer, so label values
+ * stay bounded. Implementations must be fast, thread-safe and must not throw.
+ * {@link MicrometerReflectorMetrics} implements it on Micrometer.
+ */
+public interface ReflectorMetrics {
+
+    /** Records nothing. */
+    ReflectorMetrics NONE = new ReflectorMetrics() {
+    };
+
+    /** A list (all pages) or streaming list completed. */
+    default void listed(String name, Duration duration, int items) {
+    }
+
+    /** A watch request was sent. */
+    default void watchStarted(String name) {
+    }
+
+    /** A watch ended; {@code shortWatch} when it ended at once without events. */
+    default void watchEnded(String name, Duration duration, boolean shortWatch) {
+    }
+
+    /** One watch event arrived; {@code type} is ADDED, MODIFIED, DELETED, BOOKMARK or ERROR. */
+    default void watchEvent(String name, String type) {
+    }
+
+    /** The reflector reached {@code resourceVersion}. */
+    default void resourceVersion(String name, String resourceVersion) {
+    }
+
+    /** An informer's store exists; {@code size} reads its current number of objects. */
+    default void storeCreated(String name, java.util.function.IntSupplier size) {
+    }
+
+    /** The informer {@code name} has stopped: metrics bound to it may be removed. */
+    default void stopped(String name) {
+    }
+}

@@ -1,0 +1,137 @@
+package dev.operatorstarter.cache;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * How a {@link Reflector} lists and watches. Build with {@link #builder()}; every field has a
+ * default (client-go's where it has one).
+ *
+ * @param pageSize items per page of a list; default 500
+ * @param minWatchTimeout each watch asks the server to close it after a random time in
+ *     [min, 2&middot;min], so watches of many clients do not end together; default 5 minutes
+ * @param stallTimeout a watch that delivers nothing, not even a bookmark, for this long is
+ *     cancelled and reopened from the last resourceVersion; default 3 minutes (the API server
+ *     sends each watcher a bookmark about once a minute)
+ * @param initialBackoff the first backoff after a failure; default 800 ms
+ * @param maxBackoff the backoff doubles up to this; default 30 s
+ * @param backoffReset after this long without a failure the backoff starts over; default 2 minutes
+ * @param streamingList start with a streaming list ({@code sendInitialEvents=true}) instead of a
+ *     paginated list; the reflector falls back to listing for good when the server refuses it or
+ *     does not end the initial events with a bookmark; default true
+ * @param errorHandler told about every failed list and watch (after logging); default: nothing
+ * @param clock measures watch durations and the backoff reset; default the system clock
+ */
+public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration stallTimeout, Duration initialBackoff,
+        Duration maxBackoff, Duration backoffReset, boolean streamingList, Consumer<ReflectorException> errorHandler,
+        Clock clock) {
+
+    public ReflectorOptions {
+        if (pageSize < 1) {
+            throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
+        }
+        positive(minWatchTimeout, "minWatchTimeout");
+        if (minWatchTimeout.toSeconds() < 1) {
+            throw new IllegalArgumentException("minWatchTimeout must be at least 1 s, was " + minWatchTimeout);
+        }
+        positive(stallTimeout, "stallTimeout");
+        positive(initialBackoff, "initialBackoff");
+        positive(maxBackoff, "maxBackoff");
+        positive(backoffReset, "backoffReset");
+        if (maxBackoff.compareTo(initialBackoff) < 0) {
+            throw new IllegalArgumentException("maxBackoff (" + maxBackoff + ") must not be less than initialBackoff ("
+                    + initialBackoff + ")");
+        }
+        Objects.requireNonNull(errorHandler, "errorHandler");
+        Objects.requireNonNull(clock, "clock");
+    }
+
+    public static ReflectorOptions defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder().pageSize(pageSize).minWatchTimeout(minWatchTimeout).stallTimeout(stallTimeout)
+                .initialBackoff(initialBackoff).maxBackoff(maxBackoff).backoffReset(backoffReset)
+                .streamingList(streamingList).errorHandler(errorHandler).clock(clock);
+    }
+
+    private static void positive(Duration value, String name) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        }
+    }
+
+    /** Builds {@link ReflectorOptions}; see the record for the defaults. */
+    public static final class Builder {
+        private int pageSize = 500;
+        private Duration minWatchTimeout = Duration.ofMinutes(5);
+        private Duration stallTimeout = Duration.ofMinutes(3);
+        private Duration initialBackoff = Duration.ofMillis(800);
+        private Duration maxBackoff = Duration.ofSeconds(30);
+        private Duration backoffReset = Duration.ofMinutes(2);
+        private boolean streamingList = true;
+        private Consumer<ReflectorException> errorHandler = error -> { };
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        public Builder pageSize(int pageSize) {
+            this.pageSize = pageSize;
+            return this;
+        }
+
+        public Builder minWatchTimeout(Duration minWatchTimeout) {
+            this.minWatchTimeout = minWatchTimeout;
+            return this;
+        }
+
+        public Builder stallTimeout(Duration stallTimeout) {
+            this.stallTimeout = stallTimeout;
+            return this;
+        }
+
+        public Builder initialBackoff(Duration initialBackoff) {
+            this.initialBackoff = initialBackoff;
+            return this;
+        }
+
+        public Builder maxBackoff(Duration maxBackoff) {
+            this.maxBackoff = maxBackoff;
+            return this;
+        }
+
+        public Builder backoffReset(Duration backoffReset) {
+            this.backoffReset = backoffReset;
+            return this;
+        }
+
+        public Builder streamingList(boolean streamingList) {
+            this.streamingList = streamingList;
+            return this;
+        }
+
+        public Builder errorHandler(Consumer<ReflectorException> errorHandler) {
+            this.errorHandler = errorHandler;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        public ReflectorOptions build() {
+            return new ReflectorOptions(pageSize, minWatchTimeout, stallTimeout, initialBackoff, maxBackoff,
+                    backoffReset, streamingList, errorHandler, clock);
+        }
+    }
+}

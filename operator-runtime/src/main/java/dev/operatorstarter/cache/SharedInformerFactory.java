@@ -1,0 +1,132 @@
+package dev.operatorstarter.cache;
+
+import dev.operatorstarter.client.GroupVersionResource;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.ResourceType;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Makes and owns the process's informers: one per resource and {@link InformerScope}, so every
+ * controller that watches ConfigMaps in namespace {@code a} shares one cache and one watch, while
+ * the same type can be watched separately in namespace {@code b} (client-go's
+ * {@code SharedInformerFactory}, without its one-namespace-per-factory limit).
+ *
+ * <p>Thread-safe. {@link #start()} starts every informer made so far that is not running; an
+ * informer asked for later needs another {@code start()}. {@link #close()} stops them all.
+ */
+public final class SharedInformerFactory implements AutoCloseable {
+
+    private record Key(GroupVersionResource resource, Class<?> type, InformerScope scope) {
+    }
+
+    private final KubernetesClient client;
+    private final InformerOptions options;
+    private final Map<Key, BufferedInformer<?>> informers = new LinkedHashMap<>();
+    private boolean closed;
+
+    public SharedInformerFactory(KubernetesClient client, InformerOptions options) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    /** The informer of every {@code type} object in the cluster. */
+    public <T extends HasMetadata> SharedIndexInformer<T> informerFor(Class<T> type) {
+        return informerFor(ResourceType.of(type), InformerScope.all());
+    }
+
+    /** The informer of the {@code type} objects in {@code scope}. */
+    public <T extends HasMetadata> SharedIndexInformer<T> informerFor(Class<T> type, InformerScope scope) {
+        return informerFor(ResourceType.of(type), scope);
+    }
+
+    /** The informer of the {@code type} objects in {@code scope}. */
+    public <T extends HasMetadata> SharedIndexInformer<T> informerFor(ResourceType<T> type, InformerScope scope) {
+        return informer(type.groupVersionResource(), type.javaClass(), scope, () -> client.resources(type));
+    }
+
+    /** A dynamic informer: objects of any resource (a CRD without a Java class) as {@link GenericKubernetesResource}. */
+    public SharedIndexInformer<GenericKubernetesResource> informerFor(GroupVersionResource resource,
+            InformerScope scope) {
+        return informer(resource, GenericKubernetesResource.class, scope, () -> client.dynamic(resource));
+    }
+
+    @SuppressWarnings("unchecked")
+    private synchronized <T extends HasMetadata> SharedIndexInformer<T> informer(GroupVersionResource resource,
+            Class<T> type, InformerScope scope, java.util.function.Supplier<ResourceClient<T>> clients) {
+        if (closed) {
+            throw new IllegalStateException("the informer factory is closed");
+        }
+        Key key = new Key(resource, type, Objects.requireNonNull(scope, "scope"));
+        BufferedInformer<?> existing = informers.get(key);
+        if (existing != null) {
+            return (SharedIndexInformer<T>) existing;
+        }
+        ResourceClient<T> resources = scope.namespace().isEmpty() ? clients.get()
+                : clients.get().inNamespace(scope.namespace());
+        ListerWatcher<T> listerWatcher = ListerWatcher.of(resources, emptyToNull(scope.labelSelector()),
+                emptyToNull(scope.fieldSelector()));
+        String name = resource.resource() + (resource.group().isEmpty() ? "" : "." + resource.group()) + scope.suffix();
+        BufferedInformer<T> informer = new BufferedInformer<>(name, listerWatcher, type, options);
+        informers.put(key, informer);
+        return informer;
+    }
+
+    private static String emptyToNull(String value) {
+        return value.isEmpty() ? null : value;
+    }
+
+    /** Starts every informer made so far (those running already are left alone). */
+    public synchronized void start() {
+        if (closed) {
+            throw new IllegalStateException("the informer factory is closed");
+        }
+        informers.values().forEach(BufferedInformer::start);
+    }
+
+    /** The informers made so far. */
+    public synchronized List<SharedIndexInformer<?>> informers() {
+        return new ArrayList<>(informers.values());
+    }
+
+    /**
+     * Waits until every informer made so far has synced.
+     *
+     * @throws InformerSyncException after {@code timeout}, naming each informer not synced and its last error
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void waitForCacheSync(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<SharedIndexInformer<?>> waiting = informers();
+        while (true) {
+            waiting.removeIf(SharedIndexInformer::hasSynced);
+            if (waiting.isEmpty()) {
+                return;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new InformerSyncException(timeout, waiting.stream().collect(Collectors.toMap(
+                        SharedIndexInformer::name,
+                        informer -> informer.lastError().map(Throwable::getMessage).orElse("no error yet"),
+                        (a, b) -> a, LinkedHashMap::new)));
+            }
+            TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)));
+        }
+    }
+
+    /** Stops every informer; the factory cannot be used afterwards. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        informers.values().forEach(BufferedInformer::stop);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.operatorstarter.cache;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * Transforms an informer applies to objects before caching them (client-go's
+ * {@code TransformFunc}). They change the freshly decoded object in place, before anyone else
+ * sees it.
+ */
+public final class Transforms {
+
+    private static final StringPool POOL = new StringPool();
+
+    private Transforms() {
+    }
+
+    /** The informers' default: {@link #stripManagedFields()} then {@link #shareMetadataStrings()}. */
+    public static <T extends HasMetadata> UnaryOperator<T> defaults() {
+        return object -> shareStrings(stripFields(object));
+    }
+
+    /** Leaves objects as decoded. */
+    public static <T> UnaryOperator<T> none() {
+        return object -> object;
+    }
+
+    /**
+     * Drops {@code metadata.managedFields}: server-side apply bookkeeping that controllers rarely
+     * read and that is often the largest part of a small object.
+     */
+    public static <T extends HasMetadata> UnaryOperator<T> stripManagedFields() {
+        return Transforms::stripFields;
+    }
+
+    /**
+     * Replaces metadata strings that repeat across objects (namespace, label and annotation keys,
+     * label values, owner kinds and API versions) with one shared instance each, from a
+     * process-wide pool.
+     */
+    public static <T extends HasMetadata> UnaryOperator<T> shareMetadataStrings() {
+        return Transforms::shareStrings;
+    }
+
+    private static <T extends HasMetadata> T stripFields(T object) {
+        if (object.getMetadata() != null) {
+            object.getMetadata().setManagedFields(null);
+        }
+        return object;
+    }
+
+    private static <T extends HasMetadata> T shareStrings(T object) {
+        ObjectMeta meta = object.getMetadata();
+        if (meta == null) {
+            return object;
+        }
+        meta.setNamespace(POOL.share(meta.getNamespace()));
+        meta.setLabels(shareMap(meta.getLabels(), true));
+        meta.setAnnotations(shareMap(meta.getAnnotations(), false));
+        List<OwnerReference> owners = meta.getOwnerReferences();
+        if (owners != null) {
+            for (OwnerReference owner : owners) {
+                owner.setApiVersion(POOL.share(owner.getApiVersion()));
+                owner.setKind(POOL.share(owner.getKind()));
+            }
+        }
+        List<String> finalizers = meta.getFinalizers();
+        if (finalizers != null) {
+            finalizers.replaceAll(POOL::share);
+        }
+        return object;
+    }
+
+    private static Map<String, String> shareMap(Map<String, String> map, boolean values) {
+        if (map == null || map.isEmpty()) {
+            return map;
+        }
+        Map<String, String> shared = new LinkedHashMap<>(map.size() * 4 / 3 + 1);
+        map.forEach((key, value) -> shared.put(POOL.share(key), values ? POOL.share(value) : value));
+        return shared;
+    }
+}

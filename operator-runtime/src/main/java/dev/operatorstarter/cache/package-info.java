@@ -1,0 +1,14 @@
+/**
+ * Informers: a local, indexed cache of Kubernetes objects kept up to date by list and watch
+ * (client-go's {@code tools/cache}). Data flows {@link dev.operatorstarter.cache.ListerWatcher} &rarr;
+ * {@link dev.operatorstarter.cache.Reflector} &rarr; {@link dev.operatorstarter.cache.DeltaFifo} &rarr;
+ * {@link dev.operatorstarter.cache.SharedIndexInformer} (which applies deltas to an
+ * {@link dev.operatorstarter.cache.Indexer} and notifies
+ * {@link dev.operatorstarter.cache.ResourceEventHandler}s) &rarr; {@link dev.operatorstarter.cache.Lister}.
+ * {@link dev.operatorstarter.cache.SharedInformerFactory} makes and shares informers. The guide
+ * is {@code docs/informers.md}.
+ */
+@NullMarked
+package dev.operatorstarter.cache;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,280 @@
+package dev.operatorstarter.cache;
+
+import static dev.operatorstarter.cache.FakeListerWatcher.configMap;
+import static dev.operatorstarter.cache.FakeListerWatcher.page;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.operatorstarter.client.rest.ApiException;
+import dev.operatorstarter.client.rest.ListOptions;
+import dev.operatorstarter.client.rest.WatchEvent;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+
+/** The reflector's steps against a scripted list and watch (faults a real server will not make on demand). */
+class ReflectorTest {
+
+    private final FakeListerWatcher server = new FakeListerWatcher();
+    private final Indexer<ConfigMap> indexer = Indexer.create();
+    private final DeltaFifo<ConfigMap> fifo = new DeltaFifo<>(new DeltaFifo.KnownObjects<>() {
+        @Override
+        public List<String> listKeys() {
+            return indexer.listKeys();
+        }
+
+        @Override
+        public java.util.Optional<ConfigMap> get(String key) {
+            return indexer.get(key);
+        }
+    });
+    private final List<ReflectorException> errors = new CopyOnWriteArrayList<>();
+    private Reflector<ConfigMap> reflector;
+    private Thread thread;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (reflector != null) {
+            reflector.stop();
+            thread.join(FakeListerWatcher.WAIT.toMillis());
+            assertThat(thread.isAlive()).as("reflector thread ends after stop").isFalse();
+        }
+    }
+
+    private void start(ReflectorOptions.Builder options) {
+        reflector = new Reflector<>("configmaps", server, fifo, UnaryOperator.identity(),
+                options.errorHandler(errors::add).initialBackoff(Duration.ofMillis(10)).maxBackoff(Duration.ofMillis(50))
+                        .build(), ReflectorMetrics.NONE);
+        thread = new Thread(reflector::run, "reflector-test");
+        thread.start();
+    }
+
+    private static ReflectorOptions.Builder listing() {
+        return ReflectorOptions.builder().streamingList(false);
+    }
+
+    static ApiException status(int code, String reason) {
+        Status status = new StatusBuilder().withCode(code).withReason(reason).withMessage(reason.toLowerCase()).build();
+        return ApiException.fromStatus(status, "GET test");
+    }
+
+    /** Pops everything queued so far into the indexer. */
+    private List<DeltaFifo.Deltas<ConfigMap>> drain() throws InterruptedException {
+        List<DeltaFifo.Deltas<ConfigMap>> popped = new CopyOnWriteArrayList<>();
+        while (fifo.pop(deltas -> {
+            popped.add(deltas);
+            for (Delta<ConfigMap> delta : deltas.deltas()) {
+                if (delta.type() == Delta.Type.DELETED) {
+                    indexer.delete(delta.object());
+                } else {
+                    indexer.update(delta.object());
+                }
+            }
+        }, 0, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            // keep popping
+        }
+        return popped;
+    }
+
+    @Test
+    void listsInPagesThenWatchesFromTheListsResourceVersionWithBookmarksAndARandomTimeout() throws Exception {
+        server.lister = options -> switch (options.continueToken() == null ? "" : options.continueToken()) {
+            case "" -> page("10", "p2", configMap("a", "one", "5"), configMap("a", "two", "6"));
+            case "p2" -> page("10", "", configMap("a", "three", "7"));
+            default -> throw new IllegalStateException(options.toString());
+        };
+        start(listing().pageSize(2));
+
+        ListOptions first = server.nextList();
+        assertThat(first.limit()).isEqualTo(2);
+        assertThat(first.resourceVersion()).as("the first list reads the latest state").isNullOrEmpty();
+        ListOptions second = server.nextList();
+        assertThat(second.continueToken()).isEqualTo("p2");
+        assertThat(second.resourceVersion()).as("a continue page carries no resourceVersion").isNull();
+
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        assertThat(watch.options().resourceVersion()).isEqualTo("10");
+        assertThat(watch.options().allowWatchBookmarks()).isTrue();
+        assertThat(watch.options().timeoutSeconds()).isBetween(300L, 600L);
+        assertThat(drain()).extracting(DeltaFifo.Deltas::key).containsExactly("a/one", "a/two", "a/three");
+        assertThat(fifo.hasSynced()).isTrue();
+        assertThat(reflector.lastSyncResourceVersion()).isEqualTo("10");
+        await().until(reflector::isWatching);
+    }
+
+    @Test
+    void anExpiredContinueTokenFallsBackToOneFullList() throws Exception {
+        server.lister = options -> {
+            if ("p2".equals(options.continueToken())) {
+                throw status(410, "Expired");
+            }
+            return options.limit() > 0 ? page("10", "p2", configMap("a", "one", "5"))
+                    : page("12", "", configMap("a", "one", "5"), configMap("a", "two", "11"));
+        };
+        start(listing().pageSize(1));
+
+        server.nextList();
+        server.nextList();
+        ListOptions full = server.nextList();
+        assertThat(full.limit()).isZero();
+        assertThat(server.nextWatch().options().resourceVersion()).isEqualTo("12");
+        assertThat(drain()).extracting(DeltaFifo.Deltas::key).containsExactly("a/one", "a/two");
+        assertThat(errors).isEmpty();
+    }
+
+    @Test
+    void watchEventsReachTheFifoInOrderAndBookmarksAdvanceTheResourceVersion() throws Exception {
+        server.lister = options -> page("10", "", configMap("a", "one", "5"));
+        start(listing());
+        server.nextList();
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        watch.emit(new WatchEvent.Added<>(configMap("a", "two", "11")));
+        watch.emit(new WatchEvent.Modified<>(configMap("a", "one", "12")));
+        watch.emit(new WatchEvent.Deleted<>(configMap("a", "two", "13")));
+        watch.emit(new WatchEvent.Bookmark<>("20", Map.of()));
+        await().until(() -> reflector.lastSyncResourceVersion().equals("20"));
+        watch.close();
+
+        FakeListerWatcher.OpenWatch again = server.nextWatch();
+        assertThat(again.options().resourceVersion()).as("a closed watch reopens from the bookmark").isEqualTo("20");
+        assertThat(server.lists).as("no relist after a normal close").isEmpty();
+        List<DeltaFifo.Deltas<ConfigMap>> popped = drain();
+        assertThat(popped).extracting(DeltaFifo.Deltas::key).containsExactly("a/one", "a/two");
+        assertThat(popped.get(0).deltas()).extracting(Delta::type)
+                .containsExactly(Delta.Type.REPLACED, Delta.Type.UPDATED);
+        assertThat(popped.get(1).deltas()).extracting(Delta::type)
+                .containsExactly(Delta.Type.ADDED, Delta.Type.DELETED);
+    }
+
+    @Test
+    void aWatchAnswered410RelistsFromTheLastVersionThenFromLatestIfThatIsExpiredToo() throws Exception {
+        AtomicInteger lists = new AtomicInteger();
+        server.lister = options -> switch (lists.incrementAndGet()) {
+            case 1 -> page("10", "", configMap("a", "one", "5"));
+            case 2 -> throw status(410, "Expired");
+            default -> page("30", "", configMap("a", "two", "25"));
+        };
+        start(listing());
+        server.nextList();
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        watch.emit(new WatchEvent.Bookmark<>("15", Map.of()));
+        watch.emit(new WatchEvent.Error<>(new StatusBuilder().withCode(410).withReason("Expired").build()));
+
+        ListOptions relist = server.nextList();
+        assertThat(relist.resourceVersion()).isEqualTo("15");
+        assertThat(relist.resourceVersionMatch()).isEqualTo("NotOlderThan");
+        ListOptions latest = server.nextList();
+        assertThat(latest.resourceVersion()).as("then from the latest state").isNullOrEmpty();
+        assertThat(server.nextWatch().options().resourceVersion()).isEqualTo("30");
+        assertThat(server.lists).as("one relist, not a loop").isEmpty();
+
+        List<DeltaFifo.Deltas<ConfigMap>> popped = drain();
+        DeltaFifo.Deltas<ConfigMap> one = popped.stream().filter(d -> d.key().equals("a/one")).findFirst().orElseThrow();
+        assertThat(one.newest().type()).isEqualTo(Delta.Type.DELETED);
+        assertThat(one.newest().finalStateUnknown()).as("missing from the relist: a tombstone").isTrue();
+        assertThat(indexer.listKeys()).containsExactly("a/two");
+        assertThat(errors).hasAtLeastOneElementOfType(ReflectorException.WatchFailed.class);
+    }
+
+    @Test
+    void aSilentWatchIsReopenedFromTheSameVersion() throws Exception {
+        server.lister = options -> page("10", "");
+        start(listing().stallTimeout(Duration.ofMillis(200)));
+        server.nextList();
+        FakeListerWatcher.OpenWatch first = server.nextWatch();
+        FakeListerWatcher.OpenWatch second = server.nextWatch();
+        assertThat(second.options().resourceVersion()).isEqualTo("10");
+        assertThat(errors).first().isInstanceOf(ReflectorException.WatchStalled.class);
+        assertThat(first.sink().currentSubscriberCount()).as("the stalled watch was cancelled").isZero();
+        assertThat(server.lists).as("a stall does not relist").isEmpty();
+    }
+
+    @Test
+    void aFailedWatchBacksOffAndWatchesAgainWithoutRelisting() throws Exception {
+        server.lister = options -> page("10", "");
+        start(listing());
+        server.nextList();
+        server.nextWatch().fail(new dev.operatorstarter.client.rest.KubernetesClientException("connection reset"));
+        FakeListerWatcher.OpenWatch again = server.nextWatch();
+        assertThat(again.options().resourceVersion()).isEqualTo("10");
+        assertThat(server.lists).isEmpty();
+        assertThat(errors).singleElement().isInstanceOf(ReflectorException.WatchFailed.class)
+                .extracting(Throwable::getMessage).asString().contains("connection reset");
+    }
+
+    @Test
+    void aFailedListIsRetriedAfterABackoffAndReported() throws Exception {
+        AtomicInteger lists = new AtomicInteger();
+        server.lister = options -> {
+            if (lists.incrementAndGet() < 3) {
+                throw status(403, "Forbidden");
+            }
+            return page("10", "");
+        };
+        start(listing());
+        server.nextWatch();
+        assertThat(lists).hasValue(3);
+        assertThat(errors).hasSize(2).allSatisfy(error -> assertThat(error)
+                .isInstanceOf(ReflectorException.ListFailed.class).hasMessageContaining("403"));
+        assertThat(reflector.lastError()).isEmpty();
+    }
+
+    @Test
+    void aStreamingListFillsTheFifoFromInitialEventsAndGoesOnWatching() throws Exception {
+        start(ReflectorOptions.builder());
+        FakeListerWatcher.OpenWatch stream = server.nextWatch();
+        assertThat(stream.options().sendInitialEvents()).isTrue();
+        assertThat(stream.options().resourceVersionMatch()).isEqualTo("NotOlderThan");
+        stream.emit(new WatchEvent.Added<>(configMap("a", "one", "5")));
+        stream.emit(new WatchEvent.Added<>(configMap("a", "two", "6")));
+        assertThat(fifo.listKeys()).as("nothing reaches the FIFO before the initial events end").isEmpty();
+        stream.emit(new WatchEvent.Bookmark<>("10", Map.of("k8s.io/initial-events-end", "true")));
+        await().until(() -> fifo.listKeys().size() == 2);
+        stream.emit(new WatchEvent.Added<>(configMap("a", "three", "11")));
+        await().until(() -> fifo.listKeys().size() == 3);
+        assertThat(drain()).extracting(DeltaFifo.Deltas::key).containsExactly("a/one", "a/two", "a/three");
+        assertThat(fifo.hasSynced()).isTrue();
+        assertThat(server.lists).isEmpty();
+    }
+
+    @Test
+    void aServerThatRefusesStreamingListsIsListedFromThenOn() throws Exception {
+        server.watchOverride = options -> Boolean.TRUE.equals(options.sendInitialEvents())
+                ? Flux.error(status(422, "Invalid")) : null;
+        server.lister = options -> page("10", "", configMap("a", "one", "5"));
+        start(ReflectorOptions.builder());
+        server.nextList();
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        assertThat(watch.options().sendInitialEvents()).isNull();
+        watch.emit(new WatchEvent.Error<>(new StatusBuilder().withCode(410).withReason("Expired").build()));
+        server.nextList();
+        assertThat(server.nextWatch().options().sendInitialEvents()).as("no second streaming attempt").isNull();
+    }
+
+    @Test
+    void stopEndsTheLoopDuringABackoff() throws Exception {
+        server.lister = options -> {
+            throw status(500, "InternalError");
+        };
+        reflector = new Reflector<>("configmaps", server, fifo, UnaryOperator.identity(),
+                listing().initialBackoff(Duration.ofMinutes(5)).maxBackoff(Duration.ofMinutes(5)).build(),
+                ReflectorMetrics.NONE);
+        thread = new Thread(reflector::run);
+        thread.start();
+        server.nextList();
+        await().until(() -> reflector.state() instanceof ReflectorState.BackingOff);
+        reflector.stop();
+        thread.join(FakeListerWatcher.WAIT.toMillis());
+        assertThat(thread.isAlive()).isFalse();
+        assertThat(reflector.state()).isInstanceOf(ReflectorState.Stopped.class);
+    }
+}

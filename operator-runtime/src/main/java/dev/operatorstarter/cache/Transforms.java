@@ -20,9 +20,30 @@ public final class Transforms {
     private Transforms() {
     }
 
-    /** The informers' default: {@link #stripManagedFields()} then {@link #shareMetadataStrings()}. */
+    /**
+     * The informers' default: {@link #stripManagedFields()}, {@link #shareMetadataStrings()} and
+     * {@link #shareEmptyMaps()}.
+     */
     public static <T extends HasMetadata> UnaryOperator<T> defaults() {
-        return object -> shareStrings(stripFields(object));
+        return object -> {
+            shareStrings(stripFields(object));
+            EmptyMapSharing.apply(object);
+            return object;
+        };
+    }
+
+    /**
+     * Replaces the empty {@code additionalProperties} map of every fabric8 model object inside
+     * the object with one shared immutable empty map (a Pod holds some 45 of them). Cached
+     * objects are read-only anyway; this makes {@code getAdditionalProperties().put(..)} on them
+     * fail instead of silently changing the cache. Copy with the model's builder before changing
+     * an object: the copy gets its own maps.
+     */
+    public static <T extends HasMetadata> UnaryOperator<T> shareEmptyMaps() {
+        return object -> {
+            EmptyMapSharing.apply(object);
+            return object;
+        };
     }
 
     /** Leaves objects as decoded. */

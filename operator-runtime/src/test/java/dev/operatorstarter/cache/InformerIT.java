@@ -288,4 +288,45 @@ class InformerIT {
             await().atMost(SYNC).until(() -> slow.size() == 2);
         }
     }
+
+    /** The example of docs/informers.md, as it is printed there. */
+    @Test
+    void theGuidesExample(TestNamespace testNamespace) throws Exception {
+        String namespace = testNamespace.name();
+        client.coreV1().configMaps().inNamespace(namespace).create(new ConfigMapBuilder().withNewMetadata()
+                .withName("front").addToLabels("app", "web").endMetadata().build());
+        java.util.concurrent.BlockingQueue<String> queue = new java.util.concurrent.LinkedBlockingQueue<>();
+        List<ConfigMap> web;
+
+        // --- begin example (docs/informers.md)
+        try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
+            SharedIndexInformer<ConfigMap> configMaps = factory.informerFor(ConfigMap.class,
+                    InformerScope.namespace(namespace));
+            configMaps.addEventHandler(new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(ConfigMap object, boolean isInInitialList) {
+                    queue.add(Keys.of(object));
+                }
+
+                @Override
+                public void onUpdate(ConfigMap oldObject, ConfigMap newObject) {
+                    queue.add(Keys.of(newObject));
+                }
+
+                @Override
+                public void onDelete(ConfigMap object, boolean finalStateUnknown) {
+                    queue.add(Keys.of(object));
+                }
+            });
+            factory.start();
+            factory.waitForCacheSync(Duration.ofMinutes(1));
+
+            Lister<ConfigMap> lister = configMaps.lister();
+            web = lister.namespace(namespace).list(LabelSelector.parse("app=web"));
+        }
+        // --- end example
+
+        assertThat(web).extracting(c -> c.getMetadata().getName()).containsExactly("front");
+        assertThat(queue).contains(namespace + "/front");
+    }
 }

@@ -67,18 +67,26 @@ public final class LocalApiServer implements KubernetesCluster {
             "root-ca-certificate-publisher-controller", "clusterrole-aggregation-controller");
 
     private final Path runDirectory;
+    /** etcd, kube-apiserver, kube-controller-manager; the API server's entry changes on restart. */
     private final List<SupervisedProcess> processes;
     private final ClusterConnection connection;
     private final String serverVersion;
+    private final Restart restart;
     private final Thread shutdownHook;
     private final AtomicBoolean closed = new AtomicBoolean();
 
+    /** What restarting the API server and compacting etcd need. */
+    private record Restart(LocalBinaries.Resolved binaries, Layout layout, List<String> apiServerArguments,
+            URI server, URI etcd, Duration timeout) {
+    }
+
     private LocalApiServer(Path runDirectory, List<SupervisedProcess> processes, ClusterConnection connection,
-            String serverVersion) {
+            String serverVersion, Restart restart) {
         this.runDirectory = runDirectory;
-        this.processes = processes;
+        this.processes = new java.util.concurrent.CopyOnWriteArrayList<>(processes);
         this.connection = connection;
         this.serverVersion = serverVersion;
+        this.restart = restart;
         this.shutdownHook = new Thread(this::stopProcesses, "local-apiserver-shutdown");
     }
 
@@ -88,7 +96,7 @@ public final class LocalApiServer implements KubernetesCluster {
         List<PortTakenException> portFailures = new ArrayList<>();
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             try {
-                LocalApiServer server = startOnce(binaries, options.startTimeout());
+                LocalApiServer server = startOnce(binaries, options);
                 Runtime.getRuntime().addShutdownHook(server.shutdownHook);
                 return server;
             } catch (PortTakenException e) {
@@ -104,7 +112,8 @@ public final class LocalApiServer implements KubernetesCluster {
         throw failure;
     }
 
-    private static LocalApiServer startOnce(LocalBinaries.Resolved binaries, Duration timeout) {
+    private static LocalApiServer startOnce(LocalBinaries.Resolved binaries, LocalApiServerOptions options) {
+        Duration timeout = options.startTimeout();
         long started = System.nanoTime();
         Path run;
         try {
@@ -148,7 +157,7 @@ public final class LocalApiServer implements KubernetesCluster {
             HttpClient tls = HttpClient.newBuilder().sslContext(admin).connectTimeout(Duration.ofSeconds(2)).build();
             awaitHealthy(etcd, tls, URI.create(etcdUrl + "/health"), deadline);
 
-            SupervisedProcess apiserver = launch(processes, binaries, Binary.KUBE_APISERVER, layout, List.of(
+            List<String> apiServerArguments = new ArrayList<>(List.of(
                     "--etcd-servers=" + etcdUrl,
                     "--etcd-cafile=" + layout.caCert,
                     "--etcd-certfile=" + layout.etcdClientCert,
@@ -168,6 +177,8 @@ public final class LocalApiServer implements KubernetesCluster {
                     "--endpoint-reconciler-type=none", // a loopback address is not a valid endpoint
                     "--allow-privileged=true",
                     "--profiling=false"));
+            apiServerArguments.addAll(options.extraApiServerArgs()); // later flags win
+            SupervisedProcess apiserver = launch(processes, binaries, Binary.KUBE_APISERVER, layout, apiServerArguments);
             awaitHealthy(apiserver, tls, server.resolve("/readyz"), deadline);
 
             SupervisedProcess controllerManager = launch(processes, binaries, Binary.KUBE_CONTROLLER_MANAGER, layout,
@@ -196,7 +207,9 @@ public final class LocalApiServer implements KubernetesCluster {
                     layout.admin.certificatePem(), layout.admin.keyPem(), null, layout.adminKubeconfig);
             log.info("Local API server {} ready at {} in {} ms (data and logs in {})", version, server,
                     Duration.ofNanos(System.nanoTime() - started).toMillis(), run);
-            return new LocalApiServer(run, List.copyOf(processes), connection, version);
+            Restart restart = new Restart(binaries, layout, List.copyOf(apiServerArguments), server,
+                    URI.create(etcdUrl), timeout);
+            return new LocalApiServer(run, List.copyOf(processes), connection, version, restart);
         } catch (RuntimeException e) {
             processes.forEach(p -> p.stop(STOP_GRACE));
             if (e instanceof PortTakenException) {
@@ -322,10 +335,98 @@ public final class LocalApiServer implements KubernetesCluster {
         return pids;
     }
 
+    /**
+     * Stops kube-apiserver (SIGTERM, as a rolling restart would) and starts it again with the same
+     * flags, port, certificates and etcd, then waits until it is ready. etcd and
+     * kube-controller-manager keep running; clients see their connections and watches dropped and
+     * can reconnect with the same {@link #connection()}. For tests of reconnection and relisting.
+     *
+     * @throws ClusterStartException if it does not become ready again, with its log
+     * @throws IllegalStateException if this server is closed
+     */
+    public synchronized void restartApiServer() {
+        if (closed.get()) {
+            throw new IllegalStateException("the local API server is closed");
+        }
+        int index = indexOf(Binary.KUBE_APISERVER);
+        SupervisedProcess old = processes.get(index);
+        long started = System.nanoTime();
+        old.stop(STOP_GRACE);
+        List<SupervisedProcess> launched = new ArrayList<>();
+        try {
+            SupervisedProcess apiserver = launch(launched, restart.binaries(), Binary.KUBE_APISERVER, restart.layout(),
+                    restart.apiServerArguments());
+            processes.set(index, apiserver);
+            HttpClient tls = HttpClient.newBuilder().sslContext(restart.layout().adminSsl())
+                    .connectTimeout(Duration.ofSeconds(2)).build();
+            awaitHealthy(apiserver, tls, restart.server().resolve("/readyz"), System.nanoTime() + restart.timeout().toNanos());
+        } catch (IOException e) {
+            throw new ClusterStartException("kube-apiserver did not restart: " + e.getMessage(), e);
+        }
+        log.info("kube-apiserver restarted at {} in {} ms", restart.server(),
+                Duration.ofNanos(System.nanoTime() - started).toMillis());
+    }
+
+    /**
+     * Compacts etcd's history up to its current revision, so that reads and watches from an older
+     * resourceVersion that reach etcd fail with 410 Gone (start the server with
+     * {@code --watch-cache=false} so that every watch reaches etcd).
+     *
+     * @return the revision compacted to
+     */
+    public synchronized long compactEtcd() {
+        if (closed.get()) {
+            throw new IllegalStateException("the local API server is closed");
+        }
+        HttpClient tls = HttpClient.newBuilder().sslContext(restart.layout().etcdClientSsl())
+                .connectTimeout(Duration.ofSeconds(2)).build();
+        // Any range answers with the store's current revision in its header.
+        String range = etcdPost(tls, "/v3/kv/range", "{\"key\":\"AA==\"}");
+        java.util.regex.Matcher revision = java.util.regex.Pattern
+                .compile("\"revision\"\\s*:\\s*\"?(\\d+)").matcher(range);
+        if (!revision.find()) {
+            throw new IllegalStateException("etcd's range answer has no revision: " + range);
+        }
+        long current = Long.parseLong(revision.group(1));
+        etcdPost(tls, "/v3/kv/compaction", "{\"revision\":\"" + current + "\",\"physical\":true}");
+        log.info("etcd compacted to revision {}", current);
+        return current;
+    }
+
+    private String etcdPost(HttpClient http, String path, String body) {
+        URI uri = restart.etcd().resolve(path);
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("etcd refused POST " + uri + ": " + response.statusCode() + " "
+                        + response.body());
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new IllegalStateException("POST " + uri + " failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during POST " + uri, e);
+        }
+    }
+
+    private int indexOf(Binary binary) {
+        for (int i = 0; i < processes.size(); i++) {
+            if (processes.get(i).name().equals(binary.fileName())) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no " + binary.fileName() + " process");
+    }
+
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
+        synchronized (this) {
+            if (!closed.compareAndSet(false, true)) {
+                return;
+            }
         }
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -447,6 +548,15 @@ public final class LocalApiServer implements KubernetesCluster {
         SSLContext adminSsl() {
             return Tls.sslContext(pki.caPem(), admin.certificatePem(),
                     admin.keyPem());
+        }
+
+        /** The API server's own etcd client certificate, for maintenance calls to etcd. */
+        SSLContext etcdClientSsl() {
+            try {
+                return Tls.sslContext(pki.caPem(), Files.readString(etcdClientCert), Files.readString(etcdClientKey));
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot read the etcd client certificate: " + e.getMessage(), e);
+            }
         }
     }
 }

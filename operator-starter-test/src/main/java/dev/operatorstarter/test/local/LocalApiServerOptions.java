@@ -3,6 +3,8 @@ package dev.operatorstarter.test.local;
 import dev.operatorstarter.test.internal.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -22,9 +24,12 @@ import org.jspecify.annotations.Nullable;
  *     {@value #CACHE_DIR_PROPERTY}, else environment variable {@value #CACHE_DIR_ENV}, else
  *     {@code operator-starter/binaries} in the user's cache folder ({@code $XDG_CACHE_HOME} or
  *     {@code ~/.cache} on Linux, {@code ~/Library/Caches} on macOS, {@code %LOCALAPPDATA%} on Windows)
+ * @param extraApiServerArgs flags added after the harness's own kube-apiserver flags (a later
+ *     flag wins), for example {@code --watch-cache=false}; each must start with {@code --};
+ *     default none
  */
 public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout, @Nullable Path binaryDirectory,
-        Path cacheDirectory) {
+        Path cacheDirectory, List<String> extraApiServerArgs) {
 
     public static final String BINARY_DIR_PROPERTY = "operator.test.binary-dir";
     public static final String BINARY_DIR_ENV = "OPERATOR_TEST_BINARY_DIR";
@@ -40,6 +45,13 @@ public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout
         }
         if (buildTimeout.isNegative() || buildTimeout.isZero()) {
             throw new IllegalArgumentException("buildTimeout must be positive, was " + buildTimeout);
+        }
+        extraApiServerArgs = List.copyOf(Objects.requireNonNull(extraApiServerArgs, "extraApiServerArgs"));
+        for (String argument : extraApiServerArgs) {
+            if (!argument.startsWith("--")) {
+                throw new IllegalArgumentException("extraApiServerArgs: each must be a flag starting with --, was \""
+                        + argument + "\"");
+            }
         }
     }
 
@@ -64,6 +76,7 @@ public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout
         private Duration buildTimeout = Duration.ofMinutes(45);
         private @Nullable Path binaryDirectory;
         private @Nullable Path cacheDirectory;
+        private final List<String> extraApiServerArgs = new ArrayList<>();
 
         private Builder(Map<String, String> environment) {
             this.environment = environment;
@@ -93,9 +106,15 @@ public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout
             return this;
         }
 
+        /** Adds a kube-apiserver flag, for example {@code --watch-cache=false}. */
+        public Builder apiServerArg(String flag) {
+            extraApiServerArgs.add(flag);
+            return this;
+        }
+
         public LocalApiServerOptions build() {
             Path cache = cacheDirectory != null ? cacheDirectory : userCacheDirectory().resolve("operator-starter/binaries");
-            return new LocalApiServerOptions(startTimeout, buildTimeout, binaryDirectory, cache);
+            return new LocalApiServerOptions(startTimeout, buildTimeout, binaryDirectory, cache, extraApiServerArgs);
         }
 
         private @Nullable String setting(String property, String variable) {

@@ -98,7 +98,11 @@ final class Pki {
         return caCertificate;
     }
 
-    /** A TLS server certificate for the given DNS names and IP addresses. */
+    /**
+     * A TLS server certificate for the given DNS names and IP addresses. It may also act as a
+     * client: etcd's JSON gateway dials etcd's own gRPC port with the serving certificate, which
+     * {@code --client-cert-auth} then checks as a client certificate.
+     */
     Issued serving(String commonName, List<String> dnsNames, List<String> ipAddresses) {
         GeneralName[] names = new GeneralName[dnsNames.size() + ipAddresses.size()];
         int i = 0;
@@ -108,7 +112,8 @@ final class Pki {
         for (String ip : ipAddresses) {
             names[i++] = new GeneralName(GeneralName.iPAddress, ip);
         }
-        return issue("CN=" + commonName, KeyPurposeId.id_kp_serverAuth, new GeneralNames(names));
+        return issue("CN=" + commonName, new GeneralNames(names), KeyPurposeId.id_kp_serverAuth,
+                KeyPurposeId.id_kp_clientAuth);
     }
 
     /**
@@ -116,10 +121,10 @@ final class Pki {
      * {@code client("admin", "system:masters")} is a cluster administrator.
      */
     Issued client(String user, String group) {
-        return issue("CN=" + user + ",O=" + group, KeyPurposeId.id_kp_clientAuth, null);
+        return issue("CN=" + user + ",O=" + group, null, KeyPurposeId.id_kp_clientAuth);
     }
 
-    private Issued issue(String subject, KeyPurposeId purpose, GeneralNames subjectAltNames) {
+    private Issued issue(String subject, GeneralNames subjectAltNames, KeyPurposeId... purposes) {
         KeyPair keys = ecKeyPair();
         try {
             JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
@@ -128,7 +133,7 @@ final class Pki {
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                     .addExtension(Extension.keyUsage, true,
                             new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment))
-                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose))
+                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purposes))
                     .addExtension(Extension.authorityKeyIdentifier, false,
                             extensions.createAuthorityKeyIdentifier(caCertificate));
             if (subjectAltNames != null) {

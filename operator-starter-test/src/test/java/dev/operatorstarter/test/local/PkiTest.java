@@ -19,7 +19,8 @@ class PkiTest {
         certificate.verify(pki.caCertificate().getPublicKey());
         assertThat(certificate.getSubjectAlternativeNames()).extracting(name -> (Object) name.get(1))
                 .containsExactlyInAnyOrder((Object) "localhost", "127.0.0.1");
-        assertThat(certificate.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1");
+        // server auth, and client auth for etcd's gateway, which dials etcd with the serving certificate
+        assertThat(certificate.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2");
         assertThat(certificate.getBasicConstraints()).isEqualTo(-1);
     }
 

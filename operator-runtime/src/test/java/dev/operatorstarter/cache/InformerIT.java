@@ -110,7 +110,7 @@ class InformerIT {
     }
 
     /** Tracks, per key, what a handler heard, and flags an add without a delete in between. */
-    static final class History implements ResourceEventHandler<ConfigMap> {
+    static class History implements ResourceEventHandler<ConfigMap> {
         final Map<String, Boolean> present = new ConcurrentHashMap<>();
         final List<String> duplicates = new CopyOnWriteArrayList<>();
         final Map<String, Integer> deletes = new ConcurrentHashMap<>();

@@ -269,7 +269,6 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
         if (resyncTimer != null) {
             resyncTimer.shutdownNow();
         }
-        options.metrics().stopped(name);
     }
 
     @Override

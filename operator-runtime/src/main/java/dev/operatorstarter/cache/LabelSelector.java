@@ -268,6 +268,9 @@ public final class LabelSelector {
                 return checked(key, c == '>' ? Operator.GREATER_THAN : Operator.LESS_THAN, List.of(bound), start);
             }
             int at = position;
+            if (!isWordChar(c)) {
+                throw error("expected =, ==, !=, in, notin, >, < or ',' after key \"" + key + "\"", at);
+            }
             String word = word();
             Operator operator = switch (word) {
                 case "in" -> Operator.IN;
@@ -277,6 +280,11 @@ public final class LabelSelector {
             skipSpaces();
             expect('(');
             List<String> values = new ArrayList<>();
+            skipSpaces();
+            if (peek() == ')') {
+                position++;
+                return checked(key, operator, values, start);
+            }
             while (true) {
                 skipSpaces();
                 values.add(value());
@@ -285,7 +293,10 @@ public final class LabelSelector {
                     position++;
                     return checked(key, operator, values, start);
                 }
-                expect(',');
+                if (peek() != ',') {
+                    throw error("expected ',' or ')' in the values of \"" + key + "\"", position);
+                }
+                position++;
             }
         }
 

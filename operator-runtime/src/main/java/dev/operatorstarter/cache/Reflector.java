@@ -93,10 +93,15 @@ public final class Reflector<T extends HasMetadata> {
             state = ReflectorState.next(current, isStopped() ? new Outcome.StopRequested() : outcome, backoff);
         }
         watching = false;
+        // Last, so that no meter is registered again after its removal.
+        metrics.stopped(name);
         log.debug("{}: reflector stopped", name);
     }
 
-    /** Ends {@link #run()}: cancels an open watch; a list in flight finishes first. */
+    /**
+     * Ends {@link #run()}: cancels an open watch; a list in flight finishes first. When
+     * {@code run()} returns, the metrics of this reflector's name are removed.
+     */
     public void stop() {
         stopLatch.countDown();
         stopSignal.tryEmitEmpty();

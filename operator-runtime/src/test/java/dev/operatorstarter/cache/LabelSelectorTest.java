@@ -1,0 +1,101 @@
+package dev.operatorstarter.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class LabelSelectorTest {
+
+    private static final Map<String, String> LABELS = Map.of("app", "web", "tier", "frontend", "replicas", "3",
+            "example.com/owner", "team-a");
+
+    @ParameterizedTest(name = "\"{0}\" matches: {1}")
+    @CsvSource(delimiter = '|', value = {
+        "''                              | true",
+        "app=web                         | true",
+        "app==web                        | true",
+        "app=api                         | false",
+        "app!=api                        | true",
+        "missing!=x                      | true",
+        "app in (api, web)               | true",
+        "missing in (a)                  | false",
+        "app notin (api,worker)          | true",
+        "missing notin (a)               | true",
+        "app                             | true",
+        "missing                         | false",
+        "!missing                        | true",
+        "!app                            | false",
+        "replicas>2                      | true",
+        "replicas<3                      | false",
+        "app>2                           | false",
+        "example.com/owner=team-a        | true",
+        " app = web , tier in (frontend) | true",
+        "app=web,tier=backend            | false",
+    })
+    void matchesLikeTheApiServer(String selector, boolean matches) {
+        assertThat(LabelSelector.parse(selector).matches(LABELS)).isEqualTo(matches);
+    }
+
+    @ParameterizedTest(name = "\"{0}\" fails with {1}")
+    @CsvSource(delimiter = '|', value = {
+        "app in (web             | expected ',' or ')'",
+        "app in web              | expected '('",
+        "app=web,                | expected a label key at position 8",
+        "app ~ web               | expected =, ==, !=, in, notin",
+        "replicas>many           | expected an integer",
+        "app in ()               | needs values",
+        "-app=web                | not a valid label name",
+        "app=-web                | not a valid label value",
+        "Example.com/app=x       | invalid prefix",
+    })
+    void badSelectorsSayWhatAndWhere(String selector, String message) {
+        assertThatThrownBy(() -> LabelSelector.parse(selector)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("\"" + selector + "\"").hasMessageContaining(message);
+    }
+
+    @Test
+    void keysFollowQualifiedNameRules() {
+        assertThat(LabelSelector.parse("example.com/app=x").matches(Map.of("example.com/app", "x"))).isTrue();
+        String longName = "a".repeat(64);
+        assertThatThrownBy(() -> LabelSelector.parse(longName + "=x")).hasMessageContaining("at most 63");
+        assertThat(LabelSelector.parse("a".repeat(63) + "=x").isEverything()).isFalse();
+    }
+
+    @Test
+    void theCanonicalTextSortsByKeyAndReadsBackEqual() {
+        LabelSelector selector = LabelSelector.parse("tier notin (b, a), app = web, !gone, ready");
+        assertThat(selector).hasToString("app=web,!gone,ready,tier notin (a,b)");
+        assertThat(LabelSelector.parse(selector.toString())).isEqualTo(selector);
+        assertThat(LabelSelector.parse("app==web")).isEqualTo(LabelSelector.parse(" app = web "))
+                .hasSameHashCodeAs(LabelSelector.parse("app=web"));
+        assertThat(LabelSelector.parse("  ")).isEqualTo(LabelSelector.everything());
+        assertThat(LabelSelector.everything().matches(null)).isTrue();
+    }
+
+    @Test
+    void convertsTheApiObjectsMatchLabelsAndExpressions() {
+        LabelSelector selector = LabelSelector.from(new LabelSelectorBuilder().addToMatchLabels("app", "web")
+                .addToMatchExpressions(new LabelSelectorRequirement("tier", "In", List.of("frontend", "edge")))
+                .addToMatchExpressions(new LabelSelectorRequirement("canary", "DoesNotExist", null)).build());
+        assertThat(selector).isEqualTo(LabelSelector.parse("app=web,tier in (edge,frontend),!canary"));
+        assertThat(selector.matches(LABELS)).isTrue();
+        assertThat(LabelSelector.from(null).isEverything()).isTrue();
+        assertThat(LabelSelector.from(new LabelSelectorBuilder().build()).isEverything()).isTrue();
+        assertThatThrownBy(() -> LabelSelector.from(new LabelSelectorBuilder()
+                .addToMatchExpressions(new LabelSelectorRequirement("tier", "In", List.of())).build()))
+                .hasMessageContaining("needs values");
+        assertThatThrownBy(() -> LabelSelector.from(new LabelSelectorBuilder()
+                .addToMatchExpressions(new LabelSelectorRequirement("tier", "Exists", List.of("x"))).build()))
+                .hasMessageContaining("takes no values");
+        assertThatThrownBy(() -> LabelSelector.from(new LabelSelectorBuilder()
+                .addToMatchExpressions(new LabelSelectorRequirement("tier", "Gt", List.of("1"))).build()))
+                .hasMessageContaining("operator \"Gt\"");
+    }
+}

@@ -1,0 +1,59 @@
+package dev.operatorstarter.workqueue;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A FIFO of work items for a pool of workers (client-go's {@code workqueue.Interface}).
+ *
+ * <p>Guarantees:
+ * <ul>
+ *   <li>An item is handed to at most one worker at a time: from {@link #get()} until its
+ *       {@link #done}, adding it again only marks it dirty, and it is queued once more after
+ *       {@code done}. So a change that arrives while an item is processed is never lost, and
+ *       never processed concurrently with the earlier one.</li>
+ *   <li>An item waiting in the queue is there once, however often it is added.</li>
+ *   <li>Items come out in the order they were first added.</li>
+ * </ul>
+ *
+ * <p>Shutdown: after {@link #shutDown()} adds are ignored, {@code get} still hands out what is
+ * queued and then returns empty; {@link #shutDownWithDrain} also waits for workers to finish.
+ * Items must be compared by {@code equals}/{@code hashCode} (strings, records). Thread-safe.
+ */
+public interface WorkQueue<T> {
+
+    /** A builder for a queue with all the features; it serves as any of the queue interfaces. */
+    static <T> WorkQueueBuilder<T> builder() {
+        return new WorkQueueBuilder<>();
+    }
+
+    /** Queues {@code item}, unless it is queued already (or being processed: then after {@code done}). */
+    void add(T item);
+
+    /** The number of items waiting to be handed out (not counting those being processed or delayed). */
+    int len();
+
+    /**
+     * Waits for an item and marks it as being processed; the caller must call {@link #done} with it.
+     *
+     * @return the item, or empty once the queue is shut down and has nothing left
+     * @throws InterruptedException if interrupted while waiting
+     */
+    Optional<T> get() throws InterruptedException;
+
+    /** Ends the processing of {@code item}; if it was added meanwhile, it is queued again. */
+    void done(T item);
+
+    /** Stops accepting items; wakes workers waiting in {@link #get()} once the queue is empty. */
+    void shutDown();
+
+    /**
+     * Shuts down, then waits until every item handed out is {@linkplain #done done}, up to {@code timeout}.
+     *
+     * @return true if all work finished in time
+     * @throws InterruptedException if interrupted while waiting
+     */
+    boolean shutDownWithDrain(Duration timeout) throws InterruptedException;
+
+    boolean isShuttingDown();
+}

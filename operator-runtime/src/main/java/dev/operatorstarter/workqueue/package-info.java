@@ -1,0 +1,12 @@
+/**
+ * Work queues (client-go's {@code util/workqueue}): a FIFO that never hands one item to two
+ * workers at once and collapses repeated adds ({@link dev.operatorstarter.workqueue.WorkQueue}),
+ * delays that never drop an item ({@link dev.operatorstarter.workqueue.DelayingQueue}), and
+ * retries paced by a {@link dev.operatorstarter.workqueue.RateLimiter}
+ * ({@link dev.operatorstarter.workqueue.RateLimitingQueue}). Time is an input
+ * ({@link dev.operatorstarter.workqueue.Clock}). Depends on nothing else in this library.
+ */
+@NullMarked
+package dev.operatorstarter.workqueue;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,143 @@
+package dev.operatorstarter.leaderelection;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.LongSupplier;
+
+/**
+ * How a {@link LeaderElector} campaigns. Build with {@link #builder(ResourceLock, LeaderCallbacks)};
+ * the durations default to client-go's and are validated together.
+ *
+ * @param lock where the record lives
+ * @param callbacks what to do on changes
+ * @param leaseDuration how long others wait after the record last changed before taking over; default 15 s
+ * @param renewDeadline how long the leader keeps trying to renew before it gives up; default 10 s;
+ *     must be less than the lease duration
+ * @param retryPeriod the pause between attempts; default 2 s; the renew deadline must exceed 1.2 times it
+ * @param releaseOnClose write an empty holder on {@link LeaderElector#close()} so another
+ *     candidate takes over at once, instead of after the lease duration; default true
+ * @param name names the election in logs and in the {@code leader_election_master_status} metric;
+ *     default the lock's description
+ * @param metrics told when this candidate starts and stops leading; default none
+ * @param clock wall time, written into the record; default UTC
+ * @param ticker monotonic nanoseconds, for every duration this elector judges; default {@link System#nanoTime()}
+ * @param threadFactory makes the elector's thread and the leader's thread; default daemon threads
+ */
+public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks, Duration leaseDuration,
+        Duration renewDeadline, Duration retryPeriod, boolean releaseOnClose, String name, LeaderMetrics metrics,
+        Clock clock, LongSupplier ticker, ThreadFactory threadFactory) {
+
+    /** client-go's jitter factor: the renew deadline must leave room for a jittered retry. */
+    static final double JITTER = 1.2;
+
+    public LeaderElectionConfig {
+        Objects.requireNonNull(lock, "lock");
+        Objects.requireNonNull(callbacks, "callbacks");
+        positive(leaseDuration, "leaseDuration");
+        positive(renewDeadline, "renewDeadline");
+        positive(retryPeriod, "retryPeriod");
+        if (leaseDuration.compareTo(renewDeadline) <= 0) {
+            throw new IllegalArgumentException("leaseDuration (" + leaseDuration + ") must be greater than renewDeadline ("
+                    + renewDeadline + ")");
+        }
+        if (renewDeadline.toNanos() <= JITTER * retryPeriod.toNanos()) {
+            throw new IllegalArgumentException("renewDeadline (" + renewDeadline + ") must be greater than " + JITTER
+                    + " × retryPeriod (" + retryPeriod + ")");
+        }
+        if (lock.identity() == null || lock.identity().isBlank()) {
+            throw new IllegalArgumentException("the lock's identity must not be empty");
+        }
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(ticker, "ticker");
+        Objects.requireNonNull(threadFactory, "threadFactory");
+    }
+
+    private static void positive(Duration value, String name) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        }
+    }
+
+    public static Builder builder(ResourceLock lock, LeaderCallbacks callbacks) {
+        return new Builder(lock, callbacks);
+    }
+
+    /** Builds {@link LeaderElectionConfig}; see the record for the defaults. */
+    public static final class Builder {
+        private final ResourceLock lock;
+        private final LeaderCallbacks callbacks;
+        private Duration leaseDuration = Duration.ofSeconds(15);
+        private Duration renewDeadline = Duration.ofSeconds(10);
+        private Duration retryPeriod = Duration.ofSeconds(2);
+        private boolean releaseOnClose = true;
+        private String name;
+        private LeaderMetrics metrics = LeaderMetrics.NONE;
+        private Clock clock = Clock.systemUTC();
+        private LongSupplier ticker = System::nanoTime;
+        private ThreadFactory threadFactory = task -> {
+            Thread thread = new Thread(task);
+            thread.setDaemon(true);
+            return thread;
+        };
+
+        private Builder(ResourceLock lock, LeaderCallbacks callbacks) {
+            this.lock = lock;
+            this.callbacks = callbacks;
+        }
+
+        public Builder leaseDuration(Duration leaseDuration) {
+            this.leaseDuration = leaseDuration;
+            return this;
+        }
+
+        public Builder renewDeadline(Duration renewDeadline) {
+            this.renewDeadline = renewDeadline;
+            return this;
+        }
+
+        public Builder retryPeriod(Duration retryPeriod) {
+            this.retryPeriod = retryPeriod;
+            return this;
+        }
+
+        public Builder releaseOnClose(boolean releaseOnClose) {
+            this.releaseOnClose = releaseOnClose;
+            return this;
+        }
+
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public Builder metrics(LeaderMetrics metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        public Builder ticker(LongSupplier ticker) {
+            this.ticker = ticker;
+            return this;
+        }
+
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = threadFactory;
+            return this;
+        }
+
+        public LeaderElectionConfig build() {
+            return new LeaderElectionConfig(lock, callbacks, leaseDuration, renewDeadline, retryPeriod, releaseOnClose,
+                    name != null ? name : lock == null ? "" : lock.describe(), metrics, clock, ticker, threadFactory);
+        }
+    }
+}

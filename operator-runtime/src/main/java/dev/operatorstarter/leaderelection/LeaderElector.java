@@ -57,6 +57,8 @@ public final class LeaderElector implements AutoCloseable {
     private volatile String leader = "";
     private ResourceLock.@Nullable Observed observed;
     private long observedAtNanos;
+    /** When the last attempt began: a successful write counts from here, never from its response. */
+    private long attemptStartedNanos;
 
     public LeaderElector(LeaderElectionConfig config) {
         this.config = config;
@@ -133,7 +135,9 @@ public final class LeaderElector implements AutoCloseable {
     }
 
     private void lead() {
-        Term current = new Term(config.ticker().getAsLong());
+        // The term counts from before the winning request was sent: others count from when they
+        // saw its result, which is later, so this side of the lease always ends first.
+        Term current = new Term(attemptStartedNanos);
         term = current;
         config.metrics().leading(config.name(), true);
         log.info("{}: {} became the leader", config.name(), lock.identity());
@@ -148,14 +152,16 @@ public final class LeaderElector implements AutoCloseable {
         work.start();
         String reason = "the elector is closing";
         while (!isClosing()) {
-            sleep(config.retryPeriod().toNanos());
+            if (current.isValid()) {
+                sleep(config.retryPeriod().toNanos());
+            } // else the last write was slow: renew at once so that the term becomes valid again
             if (isClosing()) {
                 break;
             }
             Attempt attempt = tryAcquireOrRenew();
             long now = config.ticker().getAsLong();
             if (attempt == Attempt.HELD) {
-                current.renewed(now);
+                current.renewed(attemptStartedNanos);
             } else if (attempt == Attempt.HELD_BY_OTHER) {
                 reason = "the lock shows another holder (" + leader + ")";
                 break;
@@ -182,6 +188,7 @@ public final class LeaderElector implements AutoCloseable {
     Attempt tryAcquireOrRenew() {
         Instant now = config.clock().instant();
         long nowNanos = config.ticker().getAsLong();
+        attemptStartedNanos = nowNanos;
         Optional<ResourceLock.Observed> current;
         try {
             current = lock.get();

@@ -1,0 +1,453 @@
+package dev.operatorstarter.controller;
+
+import dev.operatorstarter.cache.HandlerRegistration;
+import dev.operatorstarter.cache.ResourceEventHandler;
+import dev.operatorstarter.cache.SharedIndexInformer;
+import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.ResourceType;
+import dev.operatorstarter.workqueue.RateLimitingQueue;
+import dev.operatorstarter.workqueue.WorkQueue;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Reconciles one primary resource: notifications from its informer (filtered), from owned
+ * resources (mapped to their controlling owner) and from mapped watches become {@link Request}s
+ * in a rate-limited work queue, and {@link ControllerOptions#workers()} workers run the
+ * {@link ReconcileHandler} (controller-runtime's controller).
+ *
+ * <p>Guarantees: one request is never reconciled by two workers at once, and a change that
+ * arrives during its reconcile leads to one more reconcile afterwards; an exception means a
+ * rate-limited retry with no attempt limit; a {@link TerminalException} is not retried; nothing
+ * thrown, {@link Error}s included, stops a worker; a reconcile never sees, in the primary
+ * informer's cache, an object older than this controller's last write to it through a
+ * {@linkplain #tracked tracked} client (waiting up to {@link ControllerOptions#readYourWritesTimeout()}).
+ * Each reconcile runs with the MDC keys {@code controller}, {@code namespace}, {@code name} and
+ * {@code reconcileID}.
+ *
+ * <p>Lifecycle: {@link #start()} after the informers are started; {@link #stop(Duration)} lets
+ * reconciles in flight finish. A stopped controller can be started again (for example when
+ * leadership comes back): it then reconciles every cached object once more.
+ */
+public final class Controller<T extends HasMetadata> {
+
+    private static final Logger log = LoggerFactory.getLogger(Controller.class);
+    private static final Duration STALE_RETRY = Duration.ofMillis(50);
+
+    private record Watch<O extends HasMetadata>(SharedIndexInformer<O> informer, Function<O, Collection<Request>> mapper) {
+    }
+
+    private final ControllerOptions options;
+    private final ResourceType<T> type;
+    private final SharedIndexInformer<T> primary;
+    private final EventFilter<T> filter;
+    private final List<Watch<?>> watches;
+    private final ReconcileHandler<T> handler;
+    private final WriteTracker writes = new WriteTracker();
+    private final Map<Request, Long> staleSince = new ConcurrentHashMap<>();
+    private final AtomicInteger active = new AtomicInteger();
+    private final Object lifecycle = new Object();
+    private @Nullable RateLimitingQueue<Request> queue;
+    private final List<HandlerRegistration> registrations = new ArrayList<>();
+    private final List<Thread> workers = new ArrayList<>();
+    private @Nullable ScheduledExecutorService timeouts;
+
+    private Controller(Builder<T> builder, ReconcileHandler<T> handler) {
+        this.options = builder.options;
+        this.type = builder.type;
+        this.primary = builder.primary;
+        this.filter = builder.filter;
+        this.watches = List.copyOf(builder.watches);
+        this.handler = handler;
+    }
+
+    /** Starts describing a controller of {@code type}, whose objects {@code primary} caches. */
+    public static <T extends HasMetadata> Builder<T> builder(ControllerOptions options, ResourceType<T> type,
+            SharedIndexInformer<T> primary) {
+        return new Builder<>(options, type, primary);
+    }
+
+    /** The controller's name. */
+    public String name() {
+        return options.name();
+    }
+
+    /** Records this controller's writes for read-your-own-writes. */
+    public WriteTracker writes() {
+        return writes;
+    }
+
+    /** {@code client}, recording every successful write in {@link #writes()}. */
+    public <R extends HasMetadata> ResourceClient<R> tracked(ResourceClient<R> client) {
+        return new TrackingResourceClient<>(client, writes);
+    }
+
+    /** Queues {@code request} by hand (for example from a webhook). Ignored while stopped. */
+    public void enqueue(Request request) {
+        RateLimitingQueue<Request> current = queue;
+        if (current != null) {
+            current.add(request);
+        }
+    }
+
+    /** Requests waiting (not counting those delayed or in progress); 0 while stopped. */
+    public int queueDepth() {
+        RateLimitingQueue<Request> current = queue;
+        return current == null ? 0 : current.len();
+    }
+
+    public boolean isRunning() {
+        synchronized (lifecycle) {
+            return queue != null;
+        }
+    }
+
+    /**
+     * Registers with the informers, waits until they and this controller's handlers have synced,
+     * then starts the workers.
+     *
+     * @throws IllegalStateException when the caches do not sync in time, naming each informer and its last error
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void start() throws InterruptedException {
+        synchronized (lifecycle) {
+            if (queue != null) {
+                throw new IllegalStateException(name() + ": already running");
+            }
+            RateLimitingQueue<Request> fresh = WorkQueue.<Request>builder().name(name()).clock(options.clock())
+                    .rateLimiter(options.rateLimiter()).metrics(options.queueMetrics()).build();
+            queue = fresh;
+            registrations.add(primary.addEventHandler(primaryHandler(fresh)));
+            for (Watch<?> watch : watches) {
+                registrations.add(register(watch, fresh));
+            }
+            awaitSynced();
+            if (!options.reconcileTimeout().isZero()) {
+                timeouts = Executors.newSingleThreadScheduledExecutor(task -> {
+                    Thread thread = new Thread(task, "controller-" + name() + "-timeouts");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+            }
+            options.metrics().started(name(), options.workers());
+            for (int i = 0; i < options.workers(); i++) {
+                Thread worker = options.threadFactory().newThread(() -> work(fresh));
+                worker.setName("controller-" + name() + "-worker-" + i);
+                workers.add(worker);
+                worker.start();
+            }
+            log.info("{}: started with {} workers", name(), options.workers());
+        }
+    }
+
+    private void awaitSynced() throws InterruptedException {
+        long deadline = System.nanoTime() + options.cacheSyncTimeout().toNanos();
+        List<SharedIndexInformer<?>> informers = new ArrayList<>();
+        informers.add(primary);
+        watches.forEach(watch -> informers.add(watch.informer()));
+        while (!registrations.stream().allMatch(HandlerRegistration::hasSynced)) {
+            if (System.nanoTime() > deadline) {
+                StringBuilder waiting = new StringBuilder();
+                for (SharedIndexInformer<?> informer : informers) {
+                    if (!informer.hasSynced()) {
+                        waiting.append(waiting.length() == 0 ? "" : "; ").append(informer.name()).append(" (")
+                                .append(informer.lastError().map(Throwable::getMessage).orElse("no error yet"))
+                                .append(')');
+                    }
+                }
+                stopLocked(Duration.ZERO);
+                throw new IllegalStateException(name() + ": caches not synced after " + options.cacheSyncTimeout()
+                        + (waiting.length() == 0 ? "" : ": " + waiting));
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    /**
+     * Stops taking new work, lets reconciles in flight finish for up to {@code drain}, and stops
+     * the workers. Returns true when everything finished in time.
+     */
+    public boolean stop(Duration drain) throws InterruptedException {
+        synchronized (lifecycle) {
+            return stopLocked(drain);
+        }
+    }
+
+    private boolean stopLocked(Duration drain) throws InterruptedException {
+        RateLimitingQueue<Request> current = queue;
+        if (current == null) {
+            return true;
+        }
+        registrations.forEach(HandlerRegistration::remove);
+        registrations.clear();
+        boolean drained = current.shutDownWithDrain(drain);
+        long deadline = System.nanoTime() + Math.max(drain.toNanos(), TimeUnit.SECONDS.toNanos(1));
+        for (Thread worker : workers) {
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+                worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
+            if (worker.isAlive()) {
+                worker.interrupt();
+                drained = false;
+            }
+        }
+        workers.clear();
+        if (timeouts != null) {
+            timeouts.shutdownNow();
+            timeouts = null;
+        }
+        queue = null;
+        log.info("{}: stopped{}", name(), drained ? "" : " (some reconciles were still running)");
+        return drained;
+    }
+
+    private ResourceEventHandler<T> primaryHandler(RateLimitingQueue<Request> target) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T object, boolean isInInitialList) {
+                if (filter.onAdd(object)) {
+                    target.add(Request.of(object));
+                }
+            }
+
+            @Override
+            public void onUpdate(T oldObject, T newObject) {
+                if (filter.onUpdate(oldObject, newObject)) {
+                    target.add(Request.of(newObject));
+                }
+            }
+
+            @Override
+            public void onDelete(T object, boolean finalStateUnknown) {
+                writes.forget(Request.of(object));
+                if (filter.onDelete(object)) {
+                    target.add(Request.of(object));
+                }
+            }
+        };
+    }
+
+    private <O extends HasMetadata> HandlerRegistration register(Watch<O> watch, RateLimitingQueue<Request> target) {
+        return watch.informer().addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(O object, boolean isInInitialList) {
+                enqueueAll(object);
+            }
+
+            @Override
+            public void onUpdate(O oldObject, O newObject) {
+                enqueueAll(oldObject);
+                enqueueAll(newObject);
+            }
+
+            @Override
+            public void onDelete(O object, boolean finalStateUnknown) {
+                enqueueAll(object);
+            }
+
+            private void enqueueAll(O object) {
+                watch.mapper().apply(object).forEach(target::add);
+            }
+        });
+    }
+
+    private void work(RateLimitingQueue<Request> source) {
+        while (true) {
+            Optional<Request> next;
+            try {
+                next = source.get();
+            } catch (InterruptedException e) {
+                return; // stop() interrupts only workers that outlived the drain
+            }
+            if (next.isEmpty()) {
+                return;
+            }
+            Request request = next.get();
+            try {
+                process(source, request);
+            } finally {
+                source.done(request);
+            }
+        }
+    }
+
+    private void process(RateLimitingQueue<Request> source, Request request) {
+        if (writes.isStale(request, primary.indexer().get(request.key()))) {
+            long now = System.nanoTime();
+            long since = staleSince.computeIfAbsent(request, r -> now);
+            if (now - since < options.readYourWritesTimeout().toNanos()) {
+                source.addAfter(request, STALE_RETRY); // the cache has not seen our last write yet
+                return;
+            }
+            log.warn("{}: the cache still lags this controller's last write to {} after {}; reconciling anyway",
+                    name(), request, options.readYourWritesTimeout());
+        }
+        staleSince.remove(request);
+        MDC.put("controller", name());
+        MDC.put("namespace", request.namespace());
+        MDC.put("name", request.name());
+        MDC.put("reconcileID", UUID.randomUUID().toString());
+        options.metrics().activeWorkers(name(), active.incrementAndGet());
+        long started = System.nanoTime();
+        String outcome = "error";
+        Timeout timeout = Timeout.arm(timeouts, options.reconcileTimeout());
+        try {
+            Result result = handler.reconcile(request);
+            if (timeout.expired()) {
+                throw new java.util.concurrent.TimeoutException("reconcile took longer than " + options.reconcileTimeout());
+            }
+            if (result instanceof Result.RequeueAfter after) {
+                source.forget(request);
+                source.addAfter(request, after.delay());
+                outcome = "requeue_after";
+            } else if (result == Result.requeue()) {
+                source.addRateLimited(request);
+                outcome = "requeue";
+            } else {
+                source.forget(request);
+                outcome = "success";
+            }
+        } catch (TerminalException e) {
+            source.forget(request);
+            options.metrics().terminalError(name());
+            log.error("{}: reconcile of {} failed for good (not retried): {}", name(), request, e.getMessage(), e);
+        } catch (Exception e) {
+            source.addRateLimited(request);
+            options.metrics().error(name());
+            log.warn("{}: reconcile of {} failed (retry {}): {}", name(), request, source.numRequeues(request),
+                    e.toString(), e);
+        } catch (Throwable e) {
+            source.addRateLimited(request);
+            options.metrics().panic(name());
+            options.metrics().error(name());
+            log.error("{}: reconcile of {} threw {}; the worker goes on", name(), request, e.toString(), e);
+        } finally {
+            timeout.disarm();
+            options.metrics().reconciled(name(), outcome, Duration.ofNanos(System.nanoTime() - started));
+            options.metrics().activeWorkers(name(), active.decrementAndGet());
+            MDC.remove("controller");
+            MDC.remove("namespace");
+            MDC.remove("name");
+            MDC.remove("reconcileID");
+        }
+    }
+
+    /** Interrupts the worker when a reconcile outlives its timeout; never leaks the interrupt. */
+    private static final class Timeout {
+        private static final int RUNNING = 0;
+        private static final int DONE = 1;
+        private static final int EXPIRED = 2;
+        private final AtomicInteger state = new AtomicInteger(RUNNING);
+        private @Nullable ScheduledFuture<?> task;
+
+        static Timeout arm(@Nullable ScheduledExecutorService scheduler, Duration timeout) {
+            Timeout armed = new Timeout();
+            if (scheduler != null && !timeout.isZero()) {
+                Thread worker = Thread.currentThread();
+                armed.task = scheduler.schedule(() -> {
+                    if (armed.state.compareAndSet(RUNNING, EXPIRED)) {
+                        worker.interrupt();
+                    }
+                }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+            }
+            return armed;
+        }
+
+        boolean expired() {
+            return state.get() == EXPIRED;
+        }
+
+        void disarm() {
+            if (!state.compareAndSet(RUNNING, DONE)) {
+                Thread.interrupted(); // the timeout fired: clear its interrupt
+            }
+            if (task != null) {
+                task.cancel(false);
+            }
+        }
+    }
+
+    /** Describes a controller's watches before it is built. */
+    public static final class Builder<T extends HasMetadata> {
+        private final ControllerOptions options;
+        private final ResourceType<T> type;
+        private final SharedIndexInformer<T> primary;
+        private EventFilter<T> filter = EventFilter.all();
+        private final List<Watch<?>> watches = new ArrayList<>();
+
+        private Builder(ControllerOptions options, ResourceType<T> type, SharedIndexInformer<T> primary) {
+            this.options = Objects.requireNonNull(options, "options");
+            this.type = Objects.requireNonNull(type, "type");
+            this.primary = Objects.requireNonNull(primary, "primary");
+        }
+
+        /** Only primary notifications that pass {@code filter} become requests. */
+        public Builder<T> withFilter(EventFilter<T> filter) {
+            this.filter = Objects.requireNonNull(filter, "filter");
+            return this;
+        }
+
+        /**
+         * Reconciles the controlling owner (an owner reference with {@code controller: true} of
+         * the primary's kind) whenever an object {@code owned} caches changes or is deleted.
+         */
+        public <O extends HasMetadata> Builder<T> owns(SharedIndexInformer<O> owned) {
+            String kind = type.kind();
+            String group = type.group();
+            watches.add(new Watch<O>(owned, object -> {
+                List<Request> owners = new ArrayList<>(1);
+                List<OwnerReference> references = object.getMetadata().getOwnerReferences();
+                if (references != null) {
+                    for (OwnerReference reference : references) {
+                        if (Boolean.TRUE.equals(reference.getController()) && Objects.equals(kind, reference.getKind())
+                                && group.equals(groupOf(reference.getApiVersion()))) {
+                            owners.add(new Request(type.namespaced() ? object.getMetadata().getNamespace() : "",
+                                    reference.getName()));
+                        }
+                    }
+                }
+                return owners;
+            }));
+            return this;
+        }
+
+        /** Reconciles the requests {@code mapper} derives from each object {@code informer} caches. */
+        public <O extends HasMetadata> Builder<T> watches(SharedIndexInformer<O> informer,
+                Function<O, Collection<Request>> mapper) {
+            watches.add(new Watch<>(informer, mapper));
+            return this;
+        }
+
+        public Controller<T> build(ReconcileHandler<T> handler) {
+            return new Controller<>(this, Objects.requireNonNull(handler, "handler"));
+        }
+
+        private static String groupOf(String apiVersion) {
+            if (apiVersion == null) {
+                return "";
+            }
+            int slash = apiVersion.indexOf('/');
+            return slash < 0 ? "" : apiVersion.substring(0, slash);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.operatorstarter.controller;
+
+import java.time.Duration;
+
+/**
+ * Receives what a controller does ({@link MicrometerControllerMetrics} gives controller-runtime's
+ * names). Must be fast, thread-safe, and must not throw.
+ */
+public interface ControllerMetrics {
+
+    /** Records nothing. */
+    ControllerMetrics NONE = new ControllerMetrics() {
+    };
+
+    /** The controller starts with {@code workers} workers. */
+    default void started(String controller, int workers) {
+    }
+
+    /** The number of workers busy reconciling changed. */
+    default void activeWorkers(String controller, int active) {
+    }
+
+    /**
+     * A reconcile ended.
+     *
+     * @param result success, error, requeue or requeue_after
+     */
+    default void reconciled(String controller, String result, Duration duration) {
+    }
+
+    /** A reconcile failed with an exception (retried). */
+    default void error(String controller) {
+    }
+
+    /** A reconcile failed with a {@link TerminalException} (not retried). */
+    default void terminalError(String controller) {
+    }
+
+    /** A reconcile threw an {@link Error} (the worker survived). */
+    default void panic(String controller) {
+    }
+}

@@ -1,0 +1,133 @@
+package dev.operatorstarter.controller;
+
+import dev.operatorstarter.workqueue.Clock;
+import dev.operatorstarter.workqueue.RateLimiter;
+import dev.operatorstarter.workqueue.WorkQueueMetrics;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How a {@link Controller} runs. Build with {@link #builder(String)}.
+ *
+ * @param name names the controller in logs, metrics and its work queue; required
+ * @param workers reconciles running at once (for different objects); default 1
+ * @param rateLimiter paces retries; default {@link RateLimiter#defaultController} (5 ms doubling
+ *     to 1000 s per object, 10/s burst 100 overall), never giving up
+ * @param reconcileTimeout a reconcile running longer is interrupted and retried; zero (default) for none
+ * @param cacheSyncTimeout how long {@link Controller#start()} waits for the informers to sync; default 2 minutes
+ * @param readYourWritesTimeout how long a reconcile waits for the cache to show this controller's
+ *     last write to the object before it runs anyway; default 10 s
+ * @param clock the work queue's time; default the system clock
+ * @param metrics controller metrics; default none
+ * @param queueMetrics work-queue metrics; default none
+ * @param threadFactory makes the workers; default daemon platform threads (pass a virtual-thread
+ *     factory on Java 21+)
+ */
+public record ControllerOptions(String name, int workers, RateLimiter<Request> rateLimiter, Duration reconcileTimeout,
+        Duration cacheSyncTimeout, Duration readYourWritesTimeout, Clock clock, ControllerMetrics metrics,
+        WorkQueueMetrics queueMetrics, ThreadFactory threadFactory) {
+
+    public ControllerOptions {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a controller needs a name");
+        }
+        if (workers < 1) {
+            throw new IllegalArgumentException("workers must be at least 1, was " + workers);
+        }
+        Objects.requireNonNull(rateLimiter, "rateLimiter");
+        notNegative(reconcileTimeout, "reconcileTimeout");
+        notNegative(cacheSyncTimeout, "cacheSyncTimeout");
+        notNegative(readYourWritesTimeout, "readYourWritesTimeout");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(queueMetrics, "queueMetrics");
+        Objects.requireNonNull(threadFactory, "threadFactory");
+    }
+
+    private static void notNegative(Duration value, String name) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative, was " + value);
+        }
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** Builds {@link ControllerOptions}; see the record for the defaults. */
+    public static final class Builder {
+        private final String name;
+        private int workers = 1;
+        private @Nullable RateLimiter<Request> rateLimiter;
+        private Duration reconcileTimeout = Duration.ZERO;
+        private Duration cacheSyncTimeout = Duration.ofMinutes(2);
+        private Duration readYourWritesTimeout = Duration.ofSeconds(10);
+        private Clock clock = Clock.system();
+        private ControllerMetrics metrics = ControllerMetrics.NONE;
+        private WorkQueueMetrics queueMetrics = WorkQueueMetrics.NONE;
+        private @Nullable ThreadFactory threadFactory;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder workers(int workers) {
+            this.workers = workers;
+            return this;
+        }
+
+        public Builder rateLimiter(RateLimiter<Request> rateLimiter) {
+            this.rateLimiter = rateLimiter;
+            return this;
+        }
+
+        public Builder reconcileTimeout(Duration reconcileTimeout) {
+            this.reconcileTimeout = reconcileTimeout;
+            return this;
+        }
+
+        public Builder cacheSyncTimeout(Duration cacheSyncTimeout) {
+            this.cacheSyncTimeout = cacheSyncTimeout;
+            return this;
+        }
+
+        public Builder readYourWritesTimeout(Duration readYourWritesTimeout) {
+            this.readYourWritesTimeout = readYourWritesTimeout;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        public Builder metrics(ControllerMetrics metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        public Builder queueMetrics(WorkQueueMetrics queueMetrics) {
+            this.queueMetrics = queueMetrics;
+            return this;
+        }
+
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = threadFactory;
+            return this;
+        }
+
+        public ControllerOptions build() {
+            ThreadFactory threads = threadFactory != null ? threadFactory : task -> {
+                Thread thread = new Thread(task);
+                thread.setDaemon(true);
+                return thread;
+            };
+            return new ControllerOptions(name, workers, rateLimiter != null ? rateLimiter
+                    : RateLimiter.defaultController(clock), reconcileTimeout, cacheSyncTimeout, readYourWritesTimeout,
+                    clock, metrics, queueMetrics, threads);
+        }
+    }
+}

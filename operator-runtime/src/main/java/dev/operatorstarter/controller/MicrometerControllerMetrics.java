@@ -1,0 +1,82 @@
+package dev.operatorstarter.controller;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@link ControllerMetrics} on Micrometer with controller-runtime's Prometheus names:
+ * {@code controller_runtime_reconcile_total{controller,result}},
+ * {@code controller_runtime_reconcile_errors_total}, {@code controller_runtime_terminal_reconcile_errors_total},
+ * {@code controller_runtime_reconcile_panics_total}, {@code controller_runtime_reconcile_time_seconds},
+ * {@code controller_runtime_max_concurrent_reconciles} and {@code controller_runtime_active_workers}
+ * (label {@code controller}). Needs micrometer-core.
+ */
+public final class MicrometerControllerMetrics implements ControllerMetrics {
+
+    private static final String CONTROLLER = "controller";
+
+    private final MeterRegistry registry;
+    private final Map<String, AtomicInteger> maxWorkers = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> active = new ConcurrentHashMap<>();
+
+    public MicrometerControllerMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    private AtomicInteger gauge(Map<String, AtomicInteger> values, String name, String description, String controller) {
+        return values.computeIfAbsent(controller, key -> {
+            AtomicInteger value = new AtomicInteger();
+            Gauge.builder(name, value, AtomicInteger::get).description(description).tag(CONTROLLER, key)
+                    .register(registry);
+            return value;
+        });
+    }
+
+    @Override
+    public void started(String controller, int workers) {
+        gauge(maxWorkers, "controller.runtime.max.concurrent.reconciles",
+                "Maximum number of concurrent reconciles per controller.", controller).set(workers);
+        gauge(active, "controller.runtime.active.workers", "Number of currently used workers per controller.",
+                controller);
+    }
+
+    @Override
+    public void activeWorkers(String controller, int count) {
+        gauge(active, "controller.runtime.active.workers", "Number of currently used workers per controller.",
+                controller).set(count);
+    }
+
+    @Override
+    public void reconciled(String controller, String result, Duration duration) {
+        Counter.builder("controller.runtime.reconcile").description("Total number of reconciliations per controller.")
+                .tag(CONTROLLER, controller).tag("result", result).register(registry).increment();
+        Timer.builder("controller.runtime.reconcile.time").description("Length of time per reconciliation per controller.")
+                .tag(CONTROLLER, controller).register(registry).record(duration);
+    }
+
+    @Override
+    public void error(String controller) {
+        count("controller.runtime.reconcile.errors", "Total number of reconciliation errors per controller.", controller);
+    }
+
+    @Override
+    public void terminalError(String controller) {
+        count("controller.runtime.terminal.reconcile.errors",
+                "Total number of terminal reconciliation errors per controller.", controller);
+    }
+
+    @Override
+    public void panic(String controller) {
+        count("controller.runtime.reconcile.panics", "Total number of reconciliation panics per controller.", controller);
+    }
+
+    private void count(String name, String description, String controller) {
+        Counter.builder(name).description(description).tag(CONTROLLER, controller).register(registry).increment();
+    }
+}

@@ -1,0 +1,219 @@
+package dev.operatorstarter.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.operatorstarter.cache.InformerOptions;
+import dev.operatorstarter.cache.ListerWatcher;
+import dev.operatorstarter.cache.ReflectorOptions;
+import dev.operatorstarter.cache.SharedIndexInformer;
+import dev.operatorstarter.client.ResourceList;
+import dev.operatorstarter.client.ResourceType;
+import dev.operatorstarter.client.rest.ListOptions;
+import dev.operatorstarter.client.rest.WatchEvent;
+import dev.operatorstarter.workqueue.RateLimiter;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ListMetaBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Sinks;
+
+/** The reconcile loop's contract, on an informer fed from memory. */
+class ControllerTest {
+
+    /** Lists fixed objects; the watch emits what the test pushes. */
+    static final class MemoryListerWatcher implements ListerWatcher<ConfigMap> {
+        final List<ConfigMap> objects;
+        final Sinks.Many<WatchEvent<ConfigMap>> events = Sinks.many().replay().all();
+
+        MemoryListerWatcher(List<ConfigMap> objects) {
+            this.objects = objects;
+        }
+
+        @Override
+        public ResourceList<ConfigMap> list(ListOptions options) {
+            return new ResourceList<>("v1", "ConfigMapList", new ListMetaBuilder().withResourceVersion("1").build(),
+                    objects);
+        }
+
+        @Override
+        public Flux<WatchEvent<ConfigMap>> watch(ListOptions options) {
+            return events.asFlux();
+        }
+    }
+
+    static ConfigMap configMap(String name, String version) {
+        return new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName(name).withResourceVersion(version)
+                .endMetadata().build();
+    }
+
+    private SharedIndexInformer<ConfigMap> informer;
+    private Controller<ConfigMap> controller;
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    private Controller<ConfigMap> start(List<ConfigMap> objects, ControllerOptions.Builder options,
+            ReconcileHandler<ConfigMap> handler) throws InterruptedException {
+        informer = SharedIndexInformer.create("configmaps", new MemoryListerWatcher(objects), ConfigMap.class,
+                InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build());
+        informer.start();
+        controller = Controller.builder(options.metrics(new MicrometerControllerMetrics(registry)).build(),
+                ResourceType.of(ConfigMap.class), informer).build(handler);
+        controller.start();
+        return controller;
+    }
+
+    private static ControllerOptions.Builder fast(String name) {
+        return ControllerOptions.builder(name)
+                .rateLimiter(RateLimiter.exponential(Duration.ofMillis(1), Duration.ofMillis(20)));
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (controller != null) {
+            controller.stop(Duration.ofSeconds(5));
+        }
+        if (informer != null) {
+            informer.stop();
+        }
+    }
+
+    @Test
+    void aFailingReconcileIsRetriedWithoutLimitUntilItSucceeds() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        start(List.of(configMap("a", "1")), fast("retries"), request -> {
+            if (attempts.incrementAndGet() < 12) {
+                throw new IllegalStateException("not yet");
+            }
+            return Result.done();
+        });
+        await().until(() -> registry.find("controller.runtime.reconcile").tag("result", "success").counter() != null);
+        assertThat(attempts).hasValue(12);
+        assertThat(registry.get("controller.runtime.reconcile.errors").counter().count()).isEqualTo(11);
+        assertThat(registry.get("controller.runtime.reconcile").tag("result", "error").counter().count()).isEqualTo(11);
+    }
+
+    @Test
+    void aTerminalErrorIsNotRetried() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        start(List.of(configMap("a", "1"), configMap("b", "1")), fast("terminal"), request -> {
+            attempts.incrementAndGet();
+            if (request.name().equals("a")) {
+                throw new TerminalException("spec.size must be positive");
+            }
+            return Result.done();
+        });
+        await().until(() -> registry.find("controller.runtime.terminal.reconcile.errors").counter() != null
+                && attempts.get() == 2);
+        await().during(Duration.ofMillis(200)).until(() -> attempts.get() == 2);
+    }
+
+    @Test
+    void anErrorSuchAsAStackOverflowDoesNotKillTheWorker() throws Exception {
+        Set<String> done = ConcurrentHashMap.newKeySet();
+        AtomicInteger overflows = new AtomicInteger();
+        start(List.of(configMap("a", "1"), configMap("b", "1")), fast("panics"), request -> {
+            if (request.name().equals("a") && overflows.getAndIncrement() == 0) {
+                throw new StackOverflowError("deep");
+            }
+            done.add(request.name());
+            return Result.done();
+        });
+        await().until(() -> done.equals(Set.of("a", "b")));
+        assertThat(registry.get("controller.runtime.reconcile.panics").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void requeueAfterReconcilesAgainAfterTheDelay() throws Exception {
+        List<Long> times = new CopyOnWriteArrayList<>();
+        start(List.of(configMap("a", "1")), fast("requeue-after"), request -> {
+            times.add(System.nanoTime());
+            return times.size() < 3 ? Result.requeueAfter(Duration.ofMillis(200)) : Result.done();
+        });
+        await().until(() -> times.size() == 3);
+        assertThat(times.get(1) - times.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+        assertThat(times.get(2) - times.get(1)).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+        assertThat(registry.get("controller.runtime.reconcile").tag("result", "requeue_after").counter().count())
+                .isEqualTo(2);
+    }
+
+    @Test
+    void requeueReconcilesAgainThroughTheRateLimiter() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        start(List.of(configMap("a", "1")), fast("requeue"), request -> calls.incrementAndGet() < 3
+                ? Result.requeue() : Result.done());
+        await().until(() -> calls.get() == 3);
+        assertThat(registry.get("controller.runtime.reconcile").tag("result", "requeue").counter().count()).isEqualTo(2);
+    }
+
+    @Test
+    void oneRequestIsNeverReconciledByTwoWorkersAtOnce() throws Exception {
+        Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
+        AtomicInteger overlaps = new AtomicInteger();
+        AtomicInteger total = new AtomicInteger();
+        start(List.of(configMap("a", "1"), configMap("b", "1")), fast("exclusive").workers(4), request -> {
+            AtomicInteger count = running.computeIfAbsent(request.name(), k -> new AtomicInteger());
+            if (count.incrementAndGet() > 1) {
+                overlaps.incrementAndGet();
+            }
+            Thread.sleep(2);
+            count.decrementAndGet();
+            return total.incrementAndGet() < 200 ? Result.requeue() : Result.done();
+        });
+        for (int i = 0; i < 200; i++) {
+            controller.enqueue(new Request("ns", i % 2 == 0 ? "a" : "b"));
+        }
+        await().until(() -> total.get() >= 200);
+        assertThat(overlaps).hasValue(0);
+        assertThat(registry.get("controller.runtime.max.concurrent.reconciles").gauge().value()).isEqualTo(4);
+    }
+
+    @Test
+    void eachReconcileRunsWithItsLoggingContext() throws Exception {
+        List<Map<String, String>> contexts = new CopyOnWriteArrayList<>();
+        start(List.of(configMap("a", "1")), fast("logging"), request -> {
+            contexts.add(MDC.getCopyOfContextMap());
+            return Result.done();
+        });
+        await().until(() -> contexts.size() == 1);
+        assertThat(contexts.get(0)).containsEntry("controller", "logging").containsEntry("namespace", "ns")
+                .containsEntry("name", "a").containsKey("reconcileID");
+    }
+
+    @Test
+    void aReconcileThatOutlivesItsTimeoutIsInterruptedAndRetried() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        start(List.of(configMap("a", "1")), fast("timeout").reconcileTimeout(Duration.ofMillis(100)), request -> {
+            if (attempts.incrementAndGet() == 1) {
+                Thread.sleep(Duration.ofMinutes(5).toMillis()); // interrupted by the timeout
+            }
+            return Result.done();
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts.get() == 2);
+        await().until(() -> registry.find("controller.runtime.reconcile").tag("result", "success").counter() != null);
+    }
+
+    @Test
+    void aStoppedControllerStartsAgainAndReconcilesEverythingOnceMore() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        start(List.of(configMap("a", "1"), configMap("b", "1")), fast("restart"), request -> {
+            seen.add(request.name());
+            return Result.done();
+        });
+        await().until(() -> seen.size() == 2);
+        assertThat(controller.stop(Duration.ofSeconds(5))).isTrue();
+        assertThat(controller.isRunning()).isFalse();
+        controller.start();
+        await().until(() -> seen.size() == 4);
+    }
+}

@@ -231,4 +231,43 @@ class ControllerIT {
         assertThat(staleReads).as("reconciles that saw an object older than their own last write").isEmpty();
         assertThat(writes.get()).isGreaterThan(0);
     }
+
+    /** The example of docs/controllers.md, as printed there. */
+    @Test
+    void theGuidesExample(TestNamespace testNamespace) throws Exception {
+        String namespace = testNamespace.name();
+        client.resources(Gadget.class).inNamespace(namespace).create(gadget("example", 4));
+        ResourceClient<ConfigMap> configMapApi = client.coreV1().configMaps().inNamespace(namespace);
+
+        // --- begin example (docs/controllers.md)
+        try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
+            SharedIndexInformer<Gadget> gadgets = factory.informerFor(Gadget.class, InformerScope.namespace(namespace));
+            SharedIndexInformer<ConfigMap> configMaps = factory.informerFor(ConfigMap.class,
+                    InformerScope.namespace(namespace));
+            factory.start();
+
+            Controller<Gadget> controller = Controller.builder(ControllerOptions.builder("gadgets").workers(2).build(),
+                    ResourceType.of(Gadget.class), gadgets)
+                    .withFilter(EventFilter.generationChanged())
+                    .owns(configMaps)
+                    .build(request -> {
+                        Optional<Gadget> gadget = gadgets.lister().namespace(request.namespace()).get(request.name());
+                        if (gadget.isEmpty()) {
+                            return Result.done(); // deleted: the garbage collector removes what it owned
+                        }
+                        ConfigMap desired = new ConfigMapBuilder().withNewMetadata()
+                                .withNamespace(request.namespace()).withName(request.name() + "-config").endMetadata()
+                                .addToData("size", String.valueOf(gadget.get().getSpec().get("size"))).build();
+                        OwnerReferences.setController(gadget.get(), desired);
+                        Writes.createOrPatch(client.coreV1().configMaps().inNamespace(request.namespace()), desired,
+                                "gadget-controller");
+                        return Result.done();
+                    });
+            controller.start();
+            // --- end example
+            await().atMost(WAIT).until(() -> configMapApi.find("example-config").isPresent());
+            assertThat(configMapApi.get("example-config").getData()).containsEntry("size", "4");
+            controller.stop(Duration.ofSeconds(30));
+        }
+    }
 }

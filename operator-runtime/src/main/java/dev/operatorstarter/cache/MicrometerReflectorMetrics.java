@@ -78,7 +78,10 @@ public final class MicrometerReflectorMetrics implements ReflectorMetrics {
 
     @Override
     public void storeCreated(String name, IntSupplier size) {
-        Gauge.builder("informer.store.size", size, supplier -> supplier.getAsInt())
+        // Strong reference: the supplier is a method reference nothing else holds (Micrometer's
+        // default weak reference would let it be collected and the gauge read NaN).
+        registry.find("informer.store.size").tag(NAME, name).meters().forEach(registry::remove);
+        Gauge.builder("informer.store.size", size, supplier -> supplier.getAsInt()).strongReference(true)
                 .description("Objects in the informer's cache.").tag(NAME, name).register(registry);
     }
 

@@ -27,15 +27,24 @@ public final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
         return Tags.of("name", name, "controller", name);
     }
 
+    /**
+     * Binds the gauges to {@code stats}, replacing those of an earlier queue of the same name (a
+     * controller makes a new queue each time it starts). The gauges hold {@code stats} strongly.
+     */
     @Override
     public void bind(String name, QueueStats stats) {
-        Gauge.builder("workqueue.depth", stats, QueueStats::depth).description("Current depth of the work queue.")
+        for (String gauge : new String[] {"workqueue.depth", "workqueue.unfinished.work",
+                "workqueue.longest.running.processor"}) {
+            registry.find(gauge).tags(tags(name)).meters().forEach(registry::remove);
+        }
+        Gauge.builder("workqueue.depth", stats, QueueStats::depth).strongReference(true).description("Current depth of the work queue.")
                 .tags(tags(name)).register(registry);
-        Gauge.builder("workqueue.unfinished.work", stats, s -> s.unfinishedWork().toNanos() / 1e9).baseUnit("seconds")
+        Gauge.builder("workqueue.unfinished.work", stats, s -> s.unfinishedWork().toNanos() / 1e9).strongReference(true)
+                .baseUnit("seconds")
                 .description("Seconds of work in progress not yet observed by work_duration; large values suggest"
                         + " stuck workers.").tags(tags(name)).register(registry);
         Gauge.builder("workqueue.longest.running.processor", stats, s -> s.longestRunning().toNanos() / 1e9)
-                .baseUnit("seconds").description("How long the longest running item has been in progress.")
+                .strongReference(true).baseUnit("seconds").description("How long the longest running item has been in progress.")
                 .tags(tags(name)).register(registry);
     }
 

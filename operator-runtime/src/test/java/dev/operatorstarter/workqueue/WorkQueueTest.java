@@ -282,4 +282,19 @@ class WorkQueueTest {
         assertThat(registry.get("workqueue.work.duration").timer().totalTime(TimeUnit.SECONDS)).isEqualTo(2);
         assertThat(registry.get("workqueue.unfinished.work").gauge().value()).isZero();
     }
+
+    @Test
+    void aNewQueueOfTheSameNameTakesOverItsGauges() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        RateLimitingQueue<String> first = WorkQueue.<String>builder().name("ctrl").clock(clock)
+                .metrics(new MicrometerWorkQueueMetrics(registry)).build();
+        first.add("a");
+        RateLimitingQueue<String> second = WorkQueue.<String>builder().name("ctrl").clock(clock)
+                .metrics(new MicrometerWorkQueueMetrics(registry)).build();
+        second.add("x");
+        second.add("y");
+        System.gc();
+        assertThat(registry.get("workqueue.depth").gauge().value()).isEqualTo(2);
+        assertThat(first.len()).isEqualTo(1);
+    }
 }

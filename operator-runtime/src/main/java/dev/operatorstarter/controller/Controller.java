@@ -240,6 +240,7 @@ public final class Controller<T extends HasMetadata> {
             @Override
             public void onDelete(T object, boolean finalStateUnknown) {
                 writes.forget(Request.of(object));
+                staleSince.remove(Request.of(object));
                 if (filter.onDelete(object)) {
                     target.add(Request.of(object));
                 }

@@ -90,7 +90,19 @@ public final class EventBroadcaster implements AutoCloseable {
         this.sink = sink;
         this.options = Objects.requireNonNull(options, "options");
         this.queue = new ArrayBlockingQueue<>(options.queueCapacity());
-        this.series = lru(options.cacheSize());
+        this.series = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Occurrence.Key, Series> eldest) {
+                if (size() <= options.cacheSize()) {
+                    return false;
+                }
+                Series evicted = eldest.getValue();
+                if (evicted.count > evicted.written) {
+                    writeSeries(evicted, options.clock().instant()); // forgotten, but not its count
+                }
+                return true;
+            }
+        };
         this.buckets = lru(options.cacheSize());
     }
 

@@ -208,4 +208,16 @@ class EventBroadcasterTest {
         broadcaster.close();
         assertThat(failing.created).extracting(Occurrence::reason).containsExactly("Good");
     }
+
+    @Test
+    void aSeriesEvictedFromTheBoundedCacheIsWrittenBeforeItIsForgotten() {
+        EventRecorder recorder = start(sink, EventOptions.builder().cacheSize(16));
+        recorder.event(object("first"), EventType.NORMAL, "Tick", "Tick", "");
+        recorder.event(object("first"), EventType.NORMAL, "Tick", "Tick", "");
+        for (int i = 0; i < 20; i++) {
+            recorder.event(object("other-" + i), EventType.NORMAL, "Tick", "Tick", "");
+        }
+        await().until(() -> sink.created.size() == 21);
+        await().until(() -> sink.counts.get("first.1") == 2);
+    }
 }

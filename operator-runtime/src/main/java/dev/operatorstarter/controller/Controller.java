@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -66,10 +67,12 @@ public final class Controller<T extends HasMetadata> {
     private final Map<Request, Long> staleSince = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
     private final Object lifecycle = new Object();
-    private @Nullable RateLimitingQueue<Request> queue;
+    private volatile @Nullable RateLimitingQueue<Request> queue;
     private final List<HandlerRegistration> registrations = new ArrayList<>();
     private final List<Thread> workers = new ArrayList<>();
     private @Nullable ScheduledExecutorService timeouts;
+    /** Set when the current run stops: workers then drop what is still queued instead of reconciling it. */
+    private volatile AtomicBoolean stopping = new AtomicBoolean();
 
     private Controller(Builder<T> builder, ReconcileHandler<T> handler) {
         this.options = builder.options;
@@ -115,10 +118,9 @@ public final class Controller<T extends HasMetadata> {
         return current == null ? 0 : current.len();
     }
 
+    /** True between a successful {@link #start()} and the end of {@link #stop}; never blocks. */
     public boolean isRunning() {
-        synchronized (lifecycle) {
-            return queue != null;
-        }
+        return queue != null;
     }
 
     /**
@@ -136,6 +138,8 @@ public final class Controller<T extends HasMetadata> {
             RateLimitingQueue<Request> fresh = WorkQueue.<Request>builder().name(name()).clock(options.clock())
                     .rateLimiter(options.rateLimiter()).metrics(options.queueMetrics()).build();
             queue = fresh;
+            AtomicBoolean runStopping = new AtomicBoolean();
+            stopping = runStopping;
             registrations.add(primary.addEventHandler(primaryHandler(fresh)));
             for (Watch<?> watch : watches) {
                 registrations.add(register(watch, fresh));
@@ -150,7 +154,7 @@ public final class Controller<T extends HasMetadata> {
             }
             options.metrics().started(name(), options.workers());
             for (int i = 0; i < options.workers(); i++) {
-                Thread worker = options.threadFactory().newThread(() -> work(fresh));
+                Thread worker = options.threadFactory().newThread(() -> work(fresh, runStopping));
                 worker.setName("controller-" + name() + "-worker-" + i);
                 workers.add(worker);
                 worker.start();
@@ -197,6 +201,7 @@ public final class Controller<T extends HasMetadata> {
         if (current == null) {
             return true;
         }
+        stopping.set(true);
         registrations.forEach(HandlerRegistration::remove);
         registrations.clear();
         boolean drained = current.shutDownWithDrain(drain);
@@ -272,7 +277,7 @@ public final class Controller<T extends HasMetadata> {
         });
     }
 
-    private void work(RateLimitingQueue<Request> source) {
+    private void work(RateLimitingQueue<Request> source, AtomicBoolean stopping) {
         while (true) {
             Optional<Request> next;
             try {
@@ -285,7 +290,9 @@ public final class Controller<T extends HasMetadata> {
             }
             Request request = next.get();
             try {
-                process(source, request);
+                if (!stopping.get()) {
+                    process(source, request);
+                }
             } finally {
                 source.done(request);
             }

@@ -216,4 +216,35 @@ class ControllerTest {
         controller.start();
         await().until(() -> seen.size() == 4);
     }
+
+    @Test
+    void stopLetsTheReconcileInFlightFinishAndDropsWhatIsStillQueued() throws Exception {
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        start(List.of(), fast("stopping"), request -> {
+            reconciled.add(request.name());
+            started.countDown();
+            release.await();
+            return Result.done();
+        });
+        for (int i = 0; i < 20; i++) {
+            controller.enqueue(new Request("ns", "item-" + i));
+        }
+        started.await();
+        java.util.concurrent.atomic.AtomicBoolean drained = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread stopper = new Thread(() -> {
+            try {
+                drained.set(controller.stop(Duration.ofSeconds(10)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        stopper.start();
+        await().until(() -> stopper.getState() == Thread.State.TIMED_WAITING);
+        release.countDown();
+        stopper.join(15_000);
+        assertThat(drained).isTrue();
+        assertThat(reconciled).containsExactly("item-0");
+    }
 }

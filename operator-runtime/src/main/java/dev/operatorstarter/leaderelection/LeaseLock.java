@@ -20,6 +20,8 @@ public final class LeaseLock implements ResourceLock {
     private final String namespace;
     private final String name;
     private final String identity;
+    /** The Lease as last read: an update keeps its labels, annotations and owner references. */
+    private volatile @Nullable Lease lastRead;
 
     private LeaseLock(ResourceClient<Lease> leases, String namespace, String name, String identity) {
         this.leases = leases;
@@ -48,8 +50,9 @@ public final class LeaseLock implements ResourceLock {
 
     @Override
     public Optional<Observed> get() {
-        return leases.find(name).map(lease -> new Observed(toRecord(lease.getSpec()),
-                lease.getMetadata().getResourceVersion()));
+        Optional<Lease> lease = leases.find(name);
+        lease.ifPresent(read -> lastRead = read);
+        return lease.map(read -> new Observed(toRecord(read.getSpec()), read.getMetadata().getResourceVersion()));
     }
 
     @Override
@@ -60,8 +63,12 @@ public final class LeaseLock implements ResourceLock {
 
     @Override
     public void update(LeaderElectionRecord record, String version) {
-        leases.update(new LeaseBuilder().withNewMetadata().withNamespace(namespace).withName(name)
-                .withResourceVersion(version).endMetadata().withSpec(toSpec(record)).build());
+        Lease read = lastRead;
+        Lease next = read != null && version.equals(read.getMetadata().getResourceVersion())
+                ? new LeaseBuilder(read).withSpec(toSpec(record)).build()
+                : new LeaseBuilder().withNewMetadata().withNamespace(namespace).withName(name)
+                        .withResourceVersion(version).endMetadata().withSpec(toSpec(record)).build();
+        leases.update(next);
     }
 
     @Override

@@ -90,6 +90,16 @@ class LeaderElectionIT {
         await().atMost(Duration.ofSeconds(20)).until(() -> second.leader().equals("a"));
         assertThat(second.isLeader()).isFalse();
         assertThat(registry.get("leader.election.master.status").tag("name", "a").gauge().value()).isEqualTo(1);
+        // Renewals keep what others put on the Lease's metadata.
+        client.coordinationV1().leases().inNamespace(namespace.name()).patch("in-jvm",
+                dev.operatorstarter.client.rest.PatchType.MERGE, Map.of("metadata", Map.of("labels",
+                        Map.of("team", "platform"))));
+        String labelled = client.coordinationV1().leases().inNamespace(namespace.name()).get("in-jvm")
+                .getMetadata().getResourceVersion();
+        await().atMost(Duration.ofSeconds(20)).until(() -> !client.coordinationV1().leases()
+                .inNamespace(namespace.name()).get("in-jvm").getMetadata().getResourceVersion().equals(labelled));
+        assertThat(client.coordinationV1().leases().inNamespace(namespace.name()).get("in-jvm").getMetadata()
+                .getLabels()).containsEntry("team", "platform");
 
         // Someone else takes the lease (as after a partition): a stops at once, then wins it back
         // when the intruder does not renew, without a restart. b may win instead; one of them leads.

@@ -15,18 +15,18 @@ import java.util.function.UnaryOperator;
  */
 public final class Transforms {
 
-    private static final StringPool POOL = new StringPool();
-
     private Transforms() {
     }
 
     /**
      * The informers' default: {@link #stripManagedFields()}, {@link #shareMetadataStrings()} and
-     * {@link #shareEmptyMaps()}.
+     * {@link #shareEmptyMaps()}. Each call makes a transform with its own string pool; informers
+     * built from one {@link InformerOptions} share it.
      */
     public static <T extends HasMetadata> UnaryOperator<T> defaults() {
+        StringPool pool = new StringPool();
         return object -> {
-            shareStrings(stripFields(object));
+            shareStrings(stripFields(object), pool);
             EmptyMapSharing.apply(object);
             return object;
         };
@@ -61,11 +61,12 @@ public final class Transforms {
 
     /**
      * Replaces metadata strings that repeat across objects (namespace, label and annotation keys,
-     * label values, owner kinds and API versions) with one shared instance each, from a
-     * process-wide pool.
+     * label values, owner kinds and API versions, finalizers) with one shared instance each, from a
+     * bounded pool that belongs to the returned transform.
      */
     public static <T extends HasMetadata> UnaryOperator<T> shareMetadataStrings() {
-        return Transforms::shareStrings;
+        StringPool pool = new StringPool();
+        return object -> shareStrings(object, pool);
     }
 
     private static <T extends HasMetadata> T stripFields(T object) {
@@ -75,34 +76,34 @@ public final class Transforms {
         return object;
     }
 
-    private static <T extends HasMetadata> T shareStrings(T object) {
+    private static <T extends HasMetadata> T shareStrings(T object, StringPool pool) {
         ObjectMeta meta = object.getMetadata();
         if (meta == null) {
             return object;
         }
-        meta.setNamespace(POOL.share(meta.getNamespace()));
-        meta.setLabels(shareMap(meta.getLabels(), true));
-        meta.setAnnotations(shareMap(meta.getAnnotations(), false));
+        meta.setNamespace(pool.share(meta.getNamespace()));
+        meta.setLabels(shareMap(meta.getLabels(), true, pool));
+        meta.setAnnotations(shareMap(meta.getAnnotations(), false, pool));
         List<OwnerReference> owners = meta.getOwnerReferences();
         if (owners != null) {
             for (OwnerReference owner : owners) {
-                owner.setApiVersion(POOL.share(owner.getApiVersion()));
-                owner.setKind(POOL.share(owner.getKind()));
+                owner.setApiVersion(pool.share(owner.getApiVersion()));
+                owner.setKind(pool.share(owner.getKind()));
             }
         }
         List<String> finalizers = meta.getFinalizers();
         if (finalizers != null) {
-            finalizers.replaceAll(POOL::share);
+            finalizers.replaceAll(pool::share);
         }
         return object;
     }
 
-    private static Map<String, String> shareMap(Map<String, String> map, boolean values) {
+    private static Map<String, String> shareMap(Map<String, String> map, boolean values, StringPool pool) {
         if (map == null || map.isEmpty()) {
             return map;
         }
         Map<String, String> shared = new LinkedHashMap<>(map.size() * 4 / 3 + 1);
-        map.forEach((key, value) -> shared.put(POOL.share(key), values ? POOL.share(value) : value));
+        map.forEach((key, value) -> shared.put(pool.share(key), values ? pool.share(value) : value));
         return shared;
     }
 }

@@ -22,9 +22,9 @@ final class ApiEventSink implements EventSink {
             .withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssX")
             .withZone(ZoneOffset.UTC);
-    private static final AtomicLong SEQUENCE = new AtomicLong();
 
     private final KubernetesClient client;
+    private final AtomicLong sequence = new AtomicLong();
     private volatile Boolean eventsV1;
 
     ApiEventSink(KubernetesClient client) {
@@ -41,9 +41,9 @@ final class ApiEventSink implements EventSink {
     }
 
     /** client-go's naming: the object's name and a unique hexadecimal suffix. */
-    private static String name(Occurrence occurrence) {
+    private String name(Occurrence occurrence) {
         long unique = occurrence.time().getEpochSecond() * 1_000_000_000L + occurrence.time().getNano()
-                + SEQUENCE.incrementAndGet();
+                + sequence.incrementAndGet();
         return occurrence.regarding().getName() + "." + Long.toHexString(unique);
     }
 

@@ -15,8 +15,11 @@ class TransformsTest {
         return Json.MAPPER.readValue(CacheMemoryMeasurement.podJson(i), Pod.class);
     }
 
-    private static Pod transformed(int i) {
-        return (Pod) Transforms.<HasMetadata>defaults().apply(decode(i));
+    /** One transform for the whole test, as one informer (or one factory) has. */
+    private final java.util.function.UnaryOperator<HasMetadata> transform = Transforms.defaults();
+
+    private Pod transformed(int i) {
+        return (Pod) transform.apply(decode(i));
     }
 
     @Test

@@ -134,7 +134,9 @@ class SharedIndexInformerTest {
         Recorder recorder = new Recorder();
         informer.addEventHandler(recorder);
         informer.start();
-        server.nextWatch().emit(new WatchEvent.Error<>(new StatusBuilder().withCode(410).withReason("Expired").build()));
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        await().until(() -> recorder.events.size() == 3); // the first list is applied and delivered
+        watch.emit(new WatchEvent.Error<>(new StatusBuilder().withCode(410).withReason("Expired").build()));
         await().until(() -> recorder.events.size() == 6);
         assertThat(recorder.events.subList(3, 6)).containsExactlyInAnyOrder("update a/changed 1->15", "add a/new",
                 "delete a/gone unknown");

@@ -329,4 +329,39 @@ class InformerIT {
         assertThat(web).extracting(c -> c.getMetadata().getName()).containsExactly("front");
         assertThat(queue).contains(namespace + "/front");
     }
+
+    @Test
+    void withoutPermissionToListTheSyncFailsNamingTheVerbTheResourceAndTheIdentity(ClusterConnection connection,
+            TestNamespace namespace, @org.junit.jupiter.api.io.TempDir java.nio.file.Path folder) throws Exception {
+        // A service account with no role at all, and a real token for it.
+        client.coreV1().serviceAccounts().inNamespace(namespace.name()).create(
+                new io.fabric8.kubernetes.api.model.ServiceAccountBuilder().withNewMetadata().withName("nobody")
+                        .endMetadata().build());
+        String token = client.rest().post().groupVersion("", "v1").namespace(namespace.name())
+                .resource("serviceaccounts").name("nobody").subresource("token")
+                .body(Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "TokenRequest",
+                        "spec", Map.of("expirationSeconds", 3600)))
+                .execute(tools.jackson.databind.JsonNode.class).path("status").path("token").asString();
+        java.nio.file.Path kubeconfig = folder.resolve("kubeconfig");
+        java.nio.file.Files.writeString(kubeconfig, "clusters: [{name: c, cluster: {server: \"" + connection.server()
+                + "\", certificate-authority-data: " + java.util.Base64.getEncoder().encodeToString(
+                        connection.certificateAuthorityPem().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                + "}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n"
+                + "users: [{name: u, user: {token: " + token + "}}]\n");
+        try (KubernetesClient restricted = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null));
+                SharedInformerFactory factory = new SharedInformerFactory(restricted, InformerOptions.defaults())) {
+            SharedIndexInformer<ConfigMap> informer = factory.informerFor(ConfigMap.class,
+                    InformerScope.namespace(namespace.name()));
+            factory.start();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> factory.waitForCacheSync(Duration.ofSeconds(5)))
+                    .isInstanceOf(InformerSyncException.class)
+                    .hasMessageContaining("configmaps/" + namespace.name())
+                    .hasMessageContaining("403")
+                    .hasMessageContaining("system:serviceaccount:" + namespace.name() + ":nobody")
+                    // a streaming list is a watch: the server names the verb it refused
+                    .hasMessageMatching("(?s).*cannot (list|watch) resource \"configmaps\" in API group \"\".*");
+            assertThat(informer.hasSynced()).isFalse();
+            assertThat(informer.indexer().size()).isZero();
+        }
+    }
 }

@@ -59,6 +59,8 @@ public final class LeaderElector implements AutoCloseable {
     private long observedAtNanos;
     /** When the last attempt began: a successful write counts from here, never from its response. */
     private long attemptStartedNanos;
+    /** When another holder's lease, as observed, runs out (valid after a HELD_BY_OTHER attempt). */
+    private long otherExpiresNanos;
 
     public LeaderElector(LeaderElectionConfig config) {
         this.config = config;
@@ -125,11 +127,19 @@ public final class LeaderElector implements AutoCloseable {
     /** Tries until this candidate holds the lock (true) or the elector closes (false). */
     private boolean campaign() {
         while (!isClosing()) {
-            if (tryAcquireOrRenew() == Attempt.HELD) {
+            Attempt attempt = tryAcquireOrRenew();
+            if (attempt == Attempt.HELD) {
                 return true;
             }
             long period = config.retryPeriod().toNanos();
-            sleep(period + (long) (ThreadLocalRandom.current().nextDouble() * (LeaderElectionConfig.JITTER - 1) * period));
+            long wait = period + (long) (ThreadLocalRandom.current().nextDouble() * (LeaderElectionConfig.JITTER - 1)
+                    * period);
+            if (attempt == Attempt.HELD_BY_OTHER) {
+                // Try again right when the observed lease runs out, not up to a retry period later.
+                long untilExpiry = otherExpiresNanos - config.ticker().getAsLong();
+                wait = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(wait, untilExpiry + 1));
+            }
+            sleep(wait);
         }
         return false;
     }
@@ -214,6 +224,7 @@ public final class LeaderElector implements AutoCloseable {
         LeaderElectionRecord record = seen.record();
         boolean mine = record.holderIdentity().equals(lock.identity());
         if (!record.isReleased() && !mine && nowNanos - observedAtNanos < record.leaseDuration().toNanos()) {
+            otherExpiresNanos = observedAtNanos + record.leaseDuration().toNanos();
             return Attempt.HELD_BY_OTHER;
         }
         LeaderElectionRecord next = mine

@@ -152,8 +152,13 @@ class LeaderElectionIT {
             long killed = System.currentTimeMillis();
             String second = awaitLeaderActing(namespace.name(), processes, outputs, first);
             long takeover = firstMomentAfter(outputs.get(second), killed) - killed;
+            System.out.printf("kill -9 of %s: %s acted %d ms later (lease %d ms, retry %d ms)%n", first, second,
+                    takeover, LEASE.toMillis(), RETRY.toMillis());
+            // A candidate sees the last renewal up to a (jittered) retry period late and takes over when
+            // the lease, counted from then, runs out: lease + retry, plus 1 s for scheduling three JVMs
+            // on a small machine.
             assertThat(takeover).as("ms from kill -9 to the next leader acting")
-                    .isLessThan(LEASE.plus(RETRY.multipliedBy(3)).plusSeconds(2).toMillis());
+                    .isLessThan(LEASE.plus(RETRY).plusSeconds(1).toMillis());
 
             // SIGSTOP the leader for longer than the lease, then SIGCONT: the third takes over, and the
             // paused one does not act again when it resumes.
@@ -171,8 +176,9 @@ class LeaderElectionIT {
             assertThat(processes.get(third).waitFor(20, TimeUnit.SECONDS)).isTrue();
             String fourth = awaitLeaderActing(namespace.name(), processes, outputs, third);
             assertThat(fourth).isEqualTo(second);
-            assertThat(firstMomentAfter(outputs.get(fourth), stopped) - stopped).as("ms from SIGTERM to the next leader")
-                    .isLessThan(LEASE.toMillis());
+            long handover = firstMomentAfter(outputs.get(fourth), stopped) - stopped;
+            System.out.printf("SIGTERM of %s: %s acted %d ms later%n", third, fourth, handover);
+            assertThat(handover).as("ms from SIGTERM to the next leader").isLessThan(LEASE.toMillis());
         } finally {
             processes.values().forEach(process -> {
                 signal("CONT", process.pid());

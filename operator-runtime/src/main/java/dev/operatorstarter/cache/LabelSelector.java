@@ -95,15 +95,23 @@ public final class LabelSelector {
         return new LabelSelector(new Parser(selector).requirements());
     }
 
-    /** The selector of a {@code metav1.LabelSelector} (matchLabels and matchExpressions); null matches everything. */
+    /**
+     * The selector of a {@code metav1.LabelSelector} (matchLabels and matchExpressions). Null or
+     * empty matches everything. Note: apimachinery's {@code LabelSelectorAsSelector(nil)} matches
+     * nothing; callers for which a missing selector must select nothing check for null first.
+     */
     public static LabelSelector from(io.fabric8.kubernetes.api.model.@Nullable LabelSelector selector) {
         if (selector == null) {
             return EVERYTHING;
         }
         List<Requirement> requirements = new ArrayList<>();
         if (selector.getMatchLabels() != null) {
-            selector.getMatchLabels().forEach((key, value) -> requirements.add(requirement(key, Operator.EQUALS,
-                    List.of(value), "matchLabels")));
+            selector.getMatchLabels().forEach((key, value) -> {
+                if (value == null) {
+                    throw new IllegalArgumentException("invalid label selector: matchLabels[" + key + "] has no value");
+                }
+                requirements.add(requirement(key, Operator.EQUALS, List.of(value), "matchLabels"));
+            });
         }
         if (selector.getMatchExpressions() != null) {
             for (var expression : selector.getMatchExpressions()) {
@@ -282,8 +290,9 @@ public final class LabelSelector {
             List<String> values = new ArrayList<>();
             skipSpaces();
             if (peek() == ')') {
+                // "k in ()" is the set of the empty value, as apimachinery reads it.
                 position++;
-                return checked(key, operator, values, start);
+                return checked(key, operator, List.of(""), start);
             }
             while (true) {
                 skipSpaces();

@@ -38,6 +38,8 @@ class LabelSelectorTest {
         "example.com/owner=team-a        | true",
         " app = web , tier in (frontend) | true",
         "app=web,tier=backend            | false",
+        "missing in ()                   | false",
+        "missing notin ()                | true",
     })
     void matchesLikeTheApiServer(String selector, boolean matches) {
         assertThat(LabelSelector.parse(selector).matches(LABELS)).isEqualTo(matches);
@@ -50,7 +52,6 @@ class LabelSelectorTest {
         "app=web,                | expected a label key at position 8",
         "app ~ web               | expected =, ==, !=, in, notin",
         "replicas>many           | expected an integer",
-        "app in ()               | needs values",
         "-app=web                | not a valid label name",
         "app=-web                | not a valid label value",
         "Example.com/app=x       | invalid prefix",
@@ -97,5 +98,11 @@ class LabelSelectorTest {
         assertThatThrownBy(() -> LabelSelector.from(new LabelSelectorBuilder()
                 .addToMatchExpressions(new LabelSelectorRequirement("tier", "Gt", List.of("1"))).build()))
                 .hasMessageContaining("operator \"Gt\"");
+        java.util.Map<String, String> nullValue = new java.util.HashMap<>();
+        nullValue.put("app", null);
+        assertThatThrownBy(() -> LabelSelector.from(new LabelSelectorBuilder().withMatchLabels(nullValue).build()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("matchLabels[app] has no value");
+        assertThat(LabelSelector.parse("app in ()")).isEqualTo(LabelSelector.parse("app in ( )"))
+                .satisfies(empty -> assertThat(empty.matches(Map.of("app", ""))).isTrue());
     }
 }

@@ -59,7 +59,7 @@ public final class Controller<T extends HasMetadata> {
 
     private final ControllerOptions options;
     private final ResourceType<T> type;
-    private final SharedIndexInformer<T> primary;
+    private final List<SharedIndexInformer<T>> primaries;
     private final EventFilter<T> filter;
     private final List<Watch<?>> watches;
     private final ReconcileHandler<T> handler;
@@ -77,7 +77,7 @@ public final class Controller<T extends HasMetadata> {
     private Controller(Builder<T> builder, ReconcileHandler<T> handler) {
         this.options = builder.options;
         this.type = builder.type;
-        this.primary = builder.primary;
+        this.primaries = List.copyOf(builder.primaries);
         this.filter = builder.filter;
         this.watches = List.copyOf(builder.watches);
         this.handler = handler;
@@ -86,7 +86,21 @@ public final class Controller<T extends HasMetadata> {
     /** Starts describing a controller of {@code type}, whose objects {@code primary} caches. */
     public static <T extends HasMetadata> Builder<T> builder(ControllerOptions options, ResourceType<T> type,
             SharedIndexInformer<T> primary) {
-        return new Builder<>(options, type, primary);
+        return new Builder<>(options, type, List.of(Objects.requireNonNull(primary, "primary")));
+    }
+
+    /**
+     * Starts describing a controller of {@code type} whose objects several informers cache, for
+     * example one per watched namespace. Their scopes should not overlap: an object cached by two
+     * of them is still reconciled correctly (requests are deduplicated by the work queue), but
+     * is notified twice.
+     */
+    public static <T extends HasMetadata> Builder<T> builder(ControllerOptions options, ResourceType<T> type,
+            List<SharedIndexInformer<T>> primaries) {
+        if (primaries.isEmpty()) {
+            throw new IllegalArgumentException("a controller needs at least one primary informer");
+        }
+        return new Builder<>(options, type, primaries);
     }
 
     /** The controller's name. */
@@ -140,7 +154,9 @@ public final class Controller<T extends HasMetadata> {
             queue = fresh;
             AtomicBoolean runStopping = new AtomicBoolean();
             stopping = runStopping;
-            registrations.add(primary.addEventHandler(primaryHandler(fresh)));
+            for (SharedIndexInformer<T> primary : primaries) {
+                registrations.add(primary.addEventHandler(primaryHandler(fresh)));
+            }
             for (Watch<?> watch : watches) {
                 registrations.add(register(watch, fresh));
             }
@@ -165,8 +181,7 @@ public final class Controller<T extends HasMetadata> {
 
     private void awaitSynced() throws InterruptedException {
         long deadline = System.nanoTime() + options.cacheSyncTimeout().toNanos();
-        List<SharedIndexInformer<?>> informers = new ArrayList<>();
-        informers.add(primary);
+        List<SharedIndexInformer<?>> informers = new ArrayList<>(primaries);
         watches.forEach(watch -> informers.add(watch.informer()));
         while (!registrations.stream().allMatch(HandlerRegistration::hasSynced)) {
             if (System.nanoTime() > deadline) {
@@ -300,7 +315,7 @@ public final class Controller<T extends HasMetadata> {
     }
 
     private void process(RateLimitingQueue<Request> source, Request request) {
-        if (writes.isStale(request, primary.indexer().get(request.key()))) {
+        if (writes.isStale(request, cached(request))) {
             long now = System.nanoTime();
             long since = staleSince.computeIfAbsent(request, r -> now);
             if (now - since < options.readYourWritesTimeout().toNanos()) {
@@ -360,6 +375,17 @@ public final class Controller<T extends HasMetadata> {
         }
     }
 
+    /** The primary object of {@code request} as the first informer that caches it has it. */
+    private Optional<T> cached(Request request) {
+        for (SharedIndexInformer<T> primary : primaries) {
+            Optional<T> object = primary.indexer().get(request.key());
+            if (object.isPresent()) {
+                return object;
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Interrupts the worker when a reconcile outlives its timeout; never leaks the interrupt. */
     private static final class Timeout {
         private static final int RUNNING = 0;
@@ -399,14 +425,14 @@ public final class Controller<T extends HasMetadata> {
     public static final class Builder<T extends HasMetadata> {
         private final ControllerOptions options;
         private final ResourceType<T> type;
-        private final SharedIndexInformer<T> primary;
+        private final List<SharedIndexInformer<T>> primaries;
         private EventFilter<T> filter = EventFilter.all();
         private final List<Watch<?>> watches = new ArrayList<>();
 
-        private Builder(ControllerOptions options, ResourceType<T> type, SharedIndexInformer<T> primary) {
+        private Builder(ControllerOptions options, ResourceType<T> type, List<SharedIndexInformer<T>> primaries) {
             this.options = Objects.requireNonNull(options, "options");
             this.type = Objects.requireNonNull(type, "type");
-            this.primary = Objects.requireNonNull(primary, "primary");
+            this.primaries = List.copyOf(primaries);
         }
 
         /** Only primary notifications that pass {@code filter} become requests. */

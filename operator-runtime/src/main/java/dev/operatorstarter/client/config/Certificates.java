@@ -20,7 +20,7 @@ final class Certificates {
         try {
             return Pem.certificates(pem, where);
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage(), e);
+            throw new ConfigException.UnreadableCertificate(e.getMessage(), e);
         }
     }
 
@@ -28,7 +28,7 @@ final class Certificates {
         try {
             return Pem.privateKey(pem, where);
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage(), e);
+            throw new ConfigException.UnreadableCertificate(e.getMessage(), e);
         }
     }
 
@@ -38,7 +38,7 @@ final class Certificates {
             case "RSA" -> "SHA256withRSA";
             case "EC" -> "SHA256withECDSA";
             case "Ed25519", "EdDSA" -> "Ed25519";
-            default -> throw new ConfigException(where + ": unsupported key algorithm " + key.getAlgorithm());
+            default -> throw new ConfigException.UnreadableCertificate(where + ": unsupported key algorithm " + key.getAlgorithm());
         };
         try {
             Signature signer = Signature.getInstance(algorithm);
@@ -49,11 +49,11 @@ final class Certificates {
             verifier.initVerify(chain.get(0).getPublicKey());
             verifier.update(PROBE);
             if (!verifier.verify(signature)) {
-                throw new ConfigException(where + " do not match: the key does not belong to the certificate "
+                throw new ConfigException.UnreadableCertificate(where + " do not match: the key does not belong to the certificate "
                         + chain.get(0).getSubjectX500Principal().getName());
             }
         } catch (GeneralSecurityException e) {
-            throw new ConfigException(where + " do not match: the key does not belong to the certificate "
+            throw new ConfigException.UnreadableCertificate(where + " do not match: the key does not belong to the certificate "
                     + chain.get(0).getSubjectX500Principal().getName() + " (" + e.getMessage() + ")", e);
         }
         return new ClientCertificate(chain, key);

@@ -42,7 +42,7 @@ public final class InClusterConfig {
                 tls = new TlsSettings(Certificates.certificates(Files.readAllBytes(ca), "in-cluster CA " + ca), false,
                         null, null);
             } catch (IOException e) {
-                throw new ConfigException("in-cluster configuration: cannot read the CA " + ca + ": " + e.getMessage(), e);
+                throw new ConfigException.UnreadableCertificate("in-cluster configuration: cannot read the CA " + ca + ": " + e.getMessage(), e);
             }
         }
         String namespace = "default";

@@ -76,7 +76,7 @@ public final class KubeconfigLoader {
         if (environment.containsKey("KUBERNETES_SERVICE_HOST")) {
             return InClusterConfig.load(environment, SERVICE_ACCOUNT_DIRECTORY);
         }
-        throw new ConfigException("no Kubernetes configuration found: KUBECONFIG is not set, " + defaultFile
+        throw new ConfigException.NotFound("no Kubernetes configuration found: KUBECONFIG is not set, " + defaultFile
                 + " does not exist, and KUBERNETES_SERVICE_HOST is not set (not running in a pod)");
     }
 
@@ -110,8 +110,8 @@ public final class KubeconfigLoader {
         }
         Entry contextEntry = merged.contexts.get(contextName);
         if (contextEntry == null) {
-            throw new ConfigException(where + " has no context \"" + contextName + "\"; contexts: "
-                    + merged.contexts.keySet());
+            throw new ConfigException.UnknownContext(where + " has no context \"" + contextName + "\"; contexts: "
+                    + merged.contexts.keySet(), contextName, new ArrayList<>(merged.contexts.keySet()));
         }
         String inContext = "kubeconfig " + contextEntry.file + ": context \"" + contextName + "\"";
         String clusterName = text(contextEntry.node, "cluster");
@@ -327,7 +327,7 @@ public final class KubeconfigLoader {
             try {
                 return Base64.getDecoder().decode(data.replaceAll("\\s", ""));
             } catch (IllegalArgumentException e) {
-                throw field.error(dataField, "is not valid base64");
+                throw field.certificateError(dataField, "is not valid base64");
             }
         }
         String file = text(node, fileField);
@@ -336,9 +336,9 @@ public final class KubeconfigLoader {
             try {
                 return Files.readAllBytes(path);
             } catch (NoSuchFileException e) {
-                throw field.error(fileField, "names " + path + ", which does not exist");
+                throw field.certificateError(fileField, "names " + path + ", which does not exist");
             } catch (IOException e) {
-                throw field.error(fileField, "names " + path + ", which cannot be read: " + e.getMessage());
+                throw field.certificateError(fileField, "names " + path + ", which cannot be read: " + e.getMessage());
             }
         }
         return null;
@@ -407,6 +407,11 @@ public final class KubeconfigLoader {
 
         ConfigException error(String field, String problem) {
             return new ConfigException(describe(field) + " " + problem);
+        }
+
+        /** A certificate or key field ({@code bytes} reads only those) that cannot be read. */
+        ConfigException certificateError(String field, String problem) {
+            return new ConfigException.UnreadableCertificate(describe(field) + " " + problem);
         }
 
         Path directory() {

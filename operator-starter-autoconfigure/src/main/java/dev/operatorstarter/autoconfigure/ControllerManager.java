@@ -1,0 +1,146 @@
+package dev.operatorstarter.autoconfigure;
+
+import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.leaderelection.LeaderCallbacks;
+import dev.operatorstarter.leaderelection.Leadership;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts and stops the controllers of the {@link Reconciler} beans together: at start-up when
+ * there is no leader election, else for each term of leadership (it is the elector's
+ * {@link LeaderCallbacks}). Stopping lets reconciles in flight finish for up to the shutdown
+ * timeout, shared by all controllers.
+ */
+public final class ControllerManager implements LeaderCallbacks {
+
+    private static final Logger log = LoggerFactory.getLogger(ControllerManager.class);
+
+    /** What one controller is doing, for health and the {@code operator} endpoint. */
+    public record ControllerStatus(String name, String resource, boolean running, int queueDepth,
+            @Nullable String startError) {
+    }
+
+    /** A controller with the resource it reconciles. */
+    record Managed(Controller<?> controller, String resource) {
+    }
+
+    private final List<Managed> controllers;
+    private final Duration shutdownTimeout;
+    private final Runnable onLeadershipLost;
+    private final Object lock = new Object();
+    private final Map<String, String> startErrors = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+    private volatile boolean active;
+    private volatile @Nullable Thread starting;
+
+    ControllerManager(List<Managed> controllers, Duration shutdownTimeout, Runnable onLeadershipLost) {
+        this.controllers = List.copyOf(controllers);
+        this.shutdownTimeout = shutdownTimeout;
+        this.onLeadershipLost = onLeadershipLost;
+    }
+
+    /** True while the controllers should run (leading, or no election) and the manager is open. */
+    public boolean isActive() {
+        return active && !closed;
+    }
+
+    /** Every controller's state. */
+    public List<ControllerStatus> status() {
+        List<ControllerStatus> all = new ArrayList<>();
+        for (Managed managed : controllers) {
+            Controller<?> controller = managed.controller();
+            all.add(new ControllerStatus(controller.name(), managed.resource(), controller.isRunning(),
+                    controller.queueDepth(), startErrors.get(controller.name())));
+        }
+        return all;
+    }
+
+    /**
+     * Starts every controller (each waits for its caches); a controller that fails to start is
+     * logged and reported, the others still start.
+     */
+    void startAll() {
+        synchronized (lock) {
+            starting = Thread.currentThread();
+            try {
+                if (closed) {
+                    return;
+                }
+                active = true;
+                for (Managed managed : controllers) {
+                    Controller<?> controller = managed.controller();
+                    if (closed || Thread.currentThread().isInterrupted()) {
+                        return;
+                    }
+                    try {
+                        controller.start();
+                        startErrors.remove(controller.name());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    } catch (RuntimeException e) {
+                        startErrors.put(controller.name(), String.valueOf(e.getMessage()));
+                        log.error("controller {} did not start: {}", controller.name(), e.getMessage(), e);
+                    }
+                }
+            } finally {
+                starting = null;
+            }
+        }
+    }
+
+    /** Stops every controller, letting reconciles in flight finish within the shutdown timeout. */
+    void stopAll() {
+        synchronized (lock) {
+            active = false;
+            long deadline = System.nanoTime() + shutdownTimeout.toNanos();
+            boolean interrupted = Thread.interrupted(); // a term's end interrupts its thread: drain anyway
+            for (Managed managed : controllers) {
+                try {
+                    managed.controller().stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Stops for good: interrupts a start in progress, then stops every controller. */
+    void close() {
+        closed = true;
+        Thread current = starting;
+        if (current != null && current != Thread.currentThread()) {
+            current.interrupt();
+        }
+        stopAll();
+    }
+
+    @Override
+    public void onStartedLeading(Leadership leadership) {
+        startAll();
+        try {
+            leadership.awaitEnd();
+        } catch (InterruptedException e) {
+            // the term ended: the elector interrupts the leader's thread
+        }
+        stopAll();
+    }
+
+    @Override
+    public void onStoppedLeading() {
+        stopAll();
+        if (!closed) {
+            onLeadershipLost.run();
+        }
+    }
+}

@@ -1,0 +1,279 @@
+package dev.operatorstarter.autoconfigure;
+
+import dev.operatorstarter.autoconfigure.ReconcilerRegistrar.ReconcilerDefinitions;
+import dev.operatorstarter.autoconfigure.endpoint.OperatorEndpoint;
+import dev.operatorstarter.autoconfigure.health.ControllersHealthIndicator;
+import dev.operatorstarter.autoconfigure.health.InformersHealthIndicator;
+import dev.operatorstarter.autoconfigure.health.LeaderElectionHealthIndicator;
+import dev.operatorstarter.cache.InformerOptions;
+import dev.operatorstarter.cache.MicrometerReflectorMetrics;
+import dev.operatorstarter.cache.SharedInformerFactory;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.config.ClientConfig;
+import dev.operatorstarter.client.rest.ClientOptions;
+import dev.operatorstarter.client.rest.MicrometerRequestMetrics;
+import dev.operatorstarter.client.rest.RateLimit;
+import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.controller.MicrometerControllerMetrics;
+import dev.operatorstarter.event.EventBroadcaster;
+import dev.operatorstarter.event.EventOptions;
+import dev.operatorstarter.event.EventRecorder;
+import dev.operatorstarter.leaderelection.LeaderElectionConfig;
+import dev.operatorstarter.leaderelection.LeaderElector;
+import dev.operatorstarter.leaderelection.LeaseLock;
+import dev.operatorstarter.leaderelection.MicrometerLeaderMetrics;
+import dev.operatorstarter.workqueue.MicrometerWorkQueueMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.LivenessState;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.thread.Threading;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
+
+/**
+ * Auto-configuration of the operator runtime: the client, the shared informers, the event
+ * recorder, leader election, one controller per {@link Reconciler} bean, their lifecycle,
+ * metrics, health and the {@code operator} endpoint. Every bean backs off when the application
+ * defines its own.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration" })
+@ConditionalOnBooleanProperty(name = "operator.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(OperatorProperties.class)
+public final class OperatorAutoConfiguration {
+
+    @Bean
+    static ReconcilerRegistrar operatorReconcilerRegistrar() {
+        return new ReconcilerRegistrar();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(KubernetesConnectionDetails.class)
+    PropertiesKubernetesConnectionDetails kubernetesConnectionDetails(OperatorProperties properties) {
+        return new PropertiesKubernetesConnectionDetails(properties.client(), System.getenv());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClientConfig kubernetesClientConfig(KubernetesConnectionDetails connectionDetails) {
+        return connectionDetails.clientConfig();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    OperatorMetrics operatorMetrics() {
+        return OperatorMetrics.none();
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    KubernetesClient kubernetesClient(ClientConfig config, OperatorProperties properties, OperatorMetrics metrics,
+            ObjectProvider<KubernetesClientCustomizer> customizers) {
+        OperatorProperties.Client client = properties.client();
+        ClientOptions.Builder options = ClientOptions.builder().connectTimeout(client.connectTimeout())
+                .requestTimeout(client.requestTimeout()).maxRetries(client.maxRetries()).metrics(metrics.requests());
+        if (client.qps() > 0) {
+            options.rateLimit(new RateLimit(client.qps(), client.burst()));
+        }
+        customizers.orderedStream().forEach(customizer -> customizer.customize(options));
+        return KubernetesClient.create(config, options.build());
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    SharedInformerFactory sharedInformerFactory(KubernetesClient client, OperatorProperties properties,
+            OperatorMetrics metrics, ObjectProvider<InformerCustomizer> customizers) {
+        InformerOptions.Builder options = InformerOptions.builder()
+                .resyncPeriod(properties.informers().resyncPeriod()).metrics(metrics.reflectors());
+        if (!properties.informers().stripManagedFields()) {
+            options.transform(UnaryOperator.identity());
+        }
+        customizers.orderedStream().forEach(customizer -> customizer.customize(options));
+        return new SharedInformerFactory(client, options.build());
+    }
+
+    @Bean
+    OperatorInformers operatorInformers(SharedInformerFactory factory, OperatorProperties properties,
+            ReconcilerDefinitions definitions, ConfigurableListableBeanFactory beanFactory) {
+        return new OperatorInformers(factory, properties.informers(), definitions.all(),
+                beanFactory::resolveEmbeddedValue);
+    }
+
+    @Bean
+    ReconcilerControllers reconcilerControllers(ConfigurableListableBeanFactory beanFactory,
+            OperatorInformers informers, KubernetesClient client, OperatorProperties properties,
+            OperatorMetrics metrics, Environment environment, ObjectProvider<ControllerCustomizer> customizers) {
+        return new ReconcilerControllers(beanFactory, informers, client, properties, metrics,
+                workerThreads(environment), customizers.orderedStream().toList());
+    }
+
+    /** Virtual threads when {@code spring.threads.virtual.enabled} is set on Java 21+, else daemon platform threads. */
+    private static ThreadFactory workerThreads(Environment environment) {
+        if (Threading.VIRTUAL.isActive(environment)) {
+            return new VirtualThreadTaskExecutor("reconcile-").getVirtualThreadFactory();
+        }
+        AtomicInteger count = new AtomicInteger();
+        return task -> {
+            Thread thread = new Thread(task, "reconcile-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    @Bean
+    ControllerManager operatorControllerManager(ReconcilerDefinitions definitions,
+            ConfigurableListableBeanFactory beanFactory, OperatorProperties properties,
+            ConfigurableApplicationContext context) {
+        List<ControllerManager.Managed> controllers = definitions.all().stream()
+                .map(definition -> new ControllerManager.Managed(
+                        beanFactory.getBean(definition.beanName() + "Controller", Controller.class),
+                        definition.resource().getSimpleName()))
+                .toList();
+        Runnable onLost = properties.leaderElection().onLost() == OperatorProperties.OnLost.SHUTDOWN
+                ? () -> {
+                    AvailabilityChangeEvent.publish(context, LivenessState.BROKEN);
+                    Thread closer = new Thread(context::close, "operator-shutdown-after-lost-lease");
+                    closer.start();
+                }
+                : () -> { };
+        return new ControllerManager(controllers, properties.controllers().shutdownTimeout(), onLost);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EventRecorder eventRecorder(ObjectProvider<EventBroadcaster> broadcaster, OperatorProperties properties,
+            Environment environment) {
+        EventBroadcaster events = broadcaster.getIfAvailable();
+        if (events == null) {
+            return (regarding, type, reason, action, note) -> { }; // operator.events.enabled=false
+        }
+        String controller = properties.events().reportingController();
+        return events.recorder(controller != null && !controller.isBlank() ? controller
+                : environment.getProperty("spring.application.name", "operator-starter"));
+    }
+
+    @Bean
+    OperatorStatus operatorStatus(SharedInformerFactory informers, ControllerManager controllers,
+            ObjectProvider<LeaderElector> elector, ObjectProvider<LeaseSettings> lease) {
+        LeaseSettings settings = lease.getIfAvailable();
+        return new OperatorStatus(informers, controllers, elector.getIfAvailable(),
+                settings == null ? "" : settings.identity(), settings == null ? "" : settings.lease());
+    }
+
+    @Bean
+    OperatorLifecycle operatorLifecycle(SharedInformerFactory informers, ControllerManager controllers,
+            ObjectProvider<LeaderElector> elector, ObjectProvider<EventBroadcaster> events,
+            OperatorProperties properties) {
+        return new OperatorLifecycle(informers, controllers, elector.getIfAvailable(), events.getIfAvailable(),
+                properties.informers());
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty(name = "operator.events.enabled", matchIfMissing = true)
+    static class Events {
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean
+        EventBroadcaster eventBroadcaster(KubernetesClient client, OperatorProperties properties) {
+            return new EventBroadcaster(client,
+                    EventOptions.builder().queueCapacity(properties.events().queueCapacity()).build());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty(name = "operator.leader-election.enabled", matchIfMissing = true)
+    static class LeaderElection {
+
+        @Bean
+        LeaseSettings operatorLeaseSettings(OperatorProperties properties, ClientConfig config,
+                Environment environment) {
+            return LeaseSettings.of(properties.leaderElection(), config.namespace(),
+                    environment.getProperty("spring.application.name"), System.getenv());
+        }
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean
+        LeaderElector leaderElector(KubernetesClient client, LeaseSettings lease, OperatorProperties properties,
+                ControllerManager controllers, OperatorMetrics metrics) {
+            OperatorProperties.LeaderElection election = properties.leaderElection();
+            return new LeaderElector(LeaderElectionConfig
+                    .builder(LeaseLock.of(client, lease.namespace(), lease.name(), lease.identity()), controllers)
+                    .leaseDuration(election.leaseDuration()).renewDeadline(election.renewDeadline())
+                    .retryPeriod(election.retryPeriod()).releaseOnClose(election.releaseOnShutdown())
+                    .name(lease.name()).metrics(metrics.leaders()).build());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    @ConditionalOnBooleanProperty(name = "operator.metrics.enabled", matchIfMissing = true)
+    static class Metrics {
+
+        @Bean
+        @ConditionalOnMissingBean
+        OperatorMetrics operatorMetrics(ObjectProvider<MeterRegistry> registry) {
+            MeterRegistry meters = registry.getIfUnique();
+            if (meters == null) {
+                return OperatorMetrics.none();
+            }
+            return new OperatorMetrics(new MicrometerRequestMetrics(meters), new MicrometerReflectorMetrics(meters),
+                    new MicrometerControllerMetrics(meters), new MicrometerWorkQueueMetrics(meters),
+                    new MicrometerLeaderMetrics(meters));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HealthIndicator.class)
+    @ConditionalOnEnabledHealthIndicator("operator")
+    static class Health {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "informersHealthIndicator")
+        InformersHealthIndicator informersHealthIndicator(OperatorStatus status) {
+            return new InformersHealthIndicator(status);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(name = "controllersHealthIndicator")
+        ControllersHealthIndicator controllersHealthIndicator(OperatorStatus status) {
+            return new ControllersHealthIndicator(status);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(name = "leaderElectionHealthIndicator")
+        LeaderElectionHealthIndicator leaderElectionHealthIndicator(OperatorStatus status) {
+            return new LeaderElectionHealthIndicator(status);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Endpoint.class)
+    @ConditionalOnAvailableEndpoint(OperatorEndpoint.class)
+    static class Endpoints {
+
+        @Bean
+        @ConditionalOnMissingBean
+        OperatorEndpoint operatorEndpoint(OperatorStatus status) {
+            return new OperatorEndpoint(status);
+        }
+    }
+}

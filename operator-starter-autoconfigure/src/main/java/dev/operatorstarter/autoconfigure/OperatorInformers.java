@@ -1,0 +1,100 @@
+package dev.operatorstarter.autoconfigure;
+
+import dev.operatorstarter.cache.InformerScope;
+import dev.operatorstarter.cache.Lister;
+import dev.operatorstarter.cache.SharedIndexInformer;
+import dev.operatorstarter.cache.SharedInformerFactory;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * Decides which informers the reconcilers need: the primary resource in each watched namespace,
+ * narrowed by the label selector; owned and watched resources in the same namespaces, without the
+ * selector (an owned ConfigMap does not carry its owner's labels). The informers themselves come
+ * from the shared factory, so equal scopes share one cache.
+ */
+final class OperatorInformers {
+
+    private final SharedInformerFactory factory;
+    private final OperatorProperties.Informers properties;
+    private final List<ReconcilerDefinition> definitions;
+    private final UnaryOperator<String> placeholders;
+
+    OperatorInformers(SharedInformerFactory factory, OperatorProperties.Informers properties,
+            List<ReconcilerDefinition> definitions, UnaryOperator<String> placeholders) {
+        this.factory = factory;
+        this.properties = properties;
+        this.definitions = List.copyOf(definitions);
+        this.placeholders = placeholders;
+    }
+
+    SharedInformerFactory factory() {
+        return factory;
+    }
+
+    /** The primary informers of {@code definition}: one per watched namespace. */
+    <T extends HasMetadata> List<SharedIndexInformer<T>> primaries(ReconcilerDefinition definition, Class<T> type) {
+        String selector = resolve(definition.annotation().labelSelector());
+        if (selector.isEmpty()) {
+            selector = properties.labelSelector();
+        }
+        List<SharedIndexInformer<T>> informers = new ArrayList<>();
+        for (String namespace : namespaces(definition, type)) {
+            informers.add(factory.informerFor(type, new InformerScope(namespace, selector, "")));
+        }
+        return informers;
+    }
+
+    /** The informers of an owned or watched {@code type} for {@code definition}: one per watched namespace. */
+    <O extends HasMetadata> List<SharedIndexInformer<O>> secondaries(ReconcilerDefinition definition, Class<O> type) {
+        List<SharedIndexInformer<O>> informers = new ArrayList<>();
+        for (String namespace : namespaces(definition, type)) {
+            informers.add(factory.informerFor(type, InformerScope.namespace(namespace)));
+        }
+        return informers;
+    }
+
+    /** A lister over every informer any reconciler has for {@code type}. */
+    <T extends HasMetadata> Lister<T> lister(Class<T> type) {
+        Set<SharedIndexInformer<T>> informers = new LinkedHashSet<>();
+        for (ReconcilerDefinition definition : definitions) {
+            if (definition.resource() == type) {
+                informers.addAll(primaries(definition, type));
+            }
+            if (definition.owned().contains(type) || definition.watched().containsValue(type)) {
+                informers.addAll(secondaries(definition, type));
+            }
+        }
+        if (informers.isEmpty()) {
+            throw new IllegalStateException("no reconciler informs on " + type.getName());
+        }
+        List<Lister<T>> listers = informers.stream().map(SharedIndexInformer::lister).toList();
+        return listers.size() == 1 ? listers.get(0) : new UnionLister<>(listers);
+    }
+
+    /** The namespaces {@code definition} watches for {@code type}; [""] (all) for cluster-scoped types. */
+    private List<String> namespaces(ReconcilerDefinition definition, Class<? extends HasMetadata> type) {
+        if (!Namespaced.class.isAssignableFrom(type)) {
+            return List.of("");
+        }
+        List<String> named = new ArrayList<>();
+        for (String value : definition.annotation().namespaces()) {
+            Arrays.stream(resolve(value).split(",")).map(String::strip).filter(s -> !s.isEmpty()).forEach(named::add);
+        }
+        if (named.isEmpty()) {
+            properties.namespaces().stream().map(String::strip).filter(s -> !s.isEmpty()).forEach(named::add);
+        }
+        return named.isEmpty() ? List.of("") : List.copyOf(new LinkedHashSet<>(named));
+    }
+
+    private String resolve(String value) {
+        String resolved = placeholders.apply(value);
+        return resolved == null ? "" : resolved.strip();
+    }
+}

@@ -1,0 +1,20 @@
+package dev.operatorstarter.autoconfigure;
+
+import dev.operatorstarter.cache.ReflectorMetrics;
+import dev.operatorstarter.client.rest.RequestMetrics;
+import dev.operatorstarter.controller.ControllerMetrics;
+import dev.operatorstarter.leaderelection.LeaderMetrics;
+import dev.operatorstarter.workqueue.WorkQueueMetrics;
+
+/**
+ * The runtime's metric sinks, one of each per application: Micrometer-backed when a
+ * {@code MeterRegistry} is present and {@code operator.metrics.enabled} is true, else none.
+ */
+record OperatorMetrics(RequestMetrics requests, ReflectorMetrics reflectors, ControllerMetrics controllers,
+        WorkQueueMetrics queues, LeaderMetrics leaders) {
+
+    static OperatorMetrics none() {
+        return new OperatorMetrics(RequestMetrics.NONE, ReflectorMetrics.NONE, ControllerMetrics.NONE,
+                WorkQueueMetrics.NONE, LeaderMetrics.NONE);
+    }
+}

@@ -1,0 +1,157 @@
+package dev.operatorstarter.autoconfigure;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.convert.DurationUnit;
+
+/**
+ * Settings of the operator runtime, under {@code operator.*}. Every field has a default, so an
+ * application needs none of them: it then talks to the cluster of the current kubeconfig (or of
+ * the pod it runs in), watches all namespaces, runs one worker per controller and elects a leader.
+ *
+ * @param enabled whether the operator runtime is configured and started at all
+ * @param client how to reach the API server
+ * @param informers what the shared informers cache and how start-up waits for them
+ * @param controllers defaults of every controller
+ * @param leaderElection whether and how replicas elect one leader that runs the controllers
+ * @param events the Kubernetes Events the application records
+ * @param metrics whether the runtime's meters are bound to the application's MeterRegistry
+ */
+@ConfigurationProperties("operator")
+public record OperatorProperties(@DefaultValue("true") boolean enabled, @DefaultValue Client client,
+        @DefaultValue Informers informers, @DefaultValue Controllers controllers,
+        @DefaultValue LeaderElection leaderElection, @DefaultValue Events events, @DefaultValue Metrics metrics) {
+
+    /**
+     * How to reach the API server.
+     *
+     * @param kubeconfig the kubeconfig file to read; default: the files in {@code KUBECONFIG}, else
+     *     {@code ~/.kube/config}, else the pod's service account
+     * @param context the kubeconfig context to use; default the current context
+     * @param namespace the default namespace (for the leader-election lease, among others); default
+     *     the context's namespace, or the pod's namespace in a cluster
+     * @param qps a client-side limit on requests per second; 0 (the default) for none: the server's
+     *     API Priority and Fairness protects it and answers 429, which the client honours
+     * @param burst requests allowed at once above the {@code qps} rate; used only when {@code qps} is set
+     * @param connectTimeout the TCP connect and TLS handshake limit
+     * @param requestTimeout the limit for one attempt of a request (watches are exempt)
+     * @param maxRetries how often a request is retried after 429, or after 503, 504 and connection
+     *     resets for reads
+     */
+    public record Client(@Nullable Path kubeconfig, @Nullable String context, @Nullable String namespace,
+            @DefaultValue("0") double qps, @DefaultValue("10") int burst,
+            @DurationUnit(ChronoUnit.SECONDS) @DefaultValue("10s") Duration connectTimeout,
+            @DurationUnit(ChronoUnit.SECONDS) @DefaultValue("60s") Duration requestTimeout,
+            @DefaultValue("10") int maxRetries) {
+    }
+
+    /**
+     * What the shared informers cache.
+     *
+     * @param namespaces the namespaces every reconciler watches unless its annotation names others;
+     *     empty (the default) for all namespaces
+     * @param labelSelector a label selector every reconciler's primary resource must match, unless
+     *     its annotation sets one; empty (the default) for all objects
+     * @param resyncPeriod how often handlers get every cached object again as an update (no API
+     *     call); 0 (the default) for never
+     * @param cacheSyncTimeout how long start-up waits for the caches' first list; a timeout fails
+     *     start-up (or, without waiting, marks the informers' health DOWN) naming each informer,
+     *     its last error and, for a 403, the verb, resource and identity that were refused
+     * @param waitForSyncOnStartup whether application start-up blocks until the caches have synced,
+     *     as controller-runtime's manager does; when false, start-up goes on and controllers start
+     *     once the caches have synced, while the {@code informers} health stays DOWN until then
+     * @param stripManagedFields whether cached objects lose their {@code managedFields} (and share
+     *     repeated strings), which halves the memory of a typical cache
+     */
+    public record Informers(@DefaultValue List<String> namespaces, @DefaultValue("") String labelSelector,
+            @DefaultValue("0s") Duration resyncPeriod, @DefaultValue("2m") Duration cacheSyncTimeout,
+            @DefaultValue("true") boolean waitForSyncOnStartup, @DefaultValue("true") boolean stripManagedFields) {
+    }
+
+    /**
+     * Defaults of every controller ({@code @Reconciler} attributes override some of them).
+     *
+     * @param workers reconciles of different objects that run at once, per controller
+     * @param reconcileTimeout a reconcile running longer is interrupted and retried; 0 (the default) for none
+     * @param shutdownTimeout how long shutdown lets reconciles in flight finish before interrupting them
+     * @param readYourWritesTimeout how long a reconcile waits for the cache to show the controller's
+     *     own last write to the object before it runs anyway
+     * @param rateLimiter how retries of failed or requeued reconciles are paced
+     */
+    public record Controllers(@DefaultValue("1") int workers, @DefaultValue("0s") Duration reconcileTimeout,
+            @DefaultValue("25s") Duration shutdownTimeout, @DefaultValue("10s") Duration readYourWritesTimeout,
+            @DefaultValue RateLimiter rateLimiter) {
+    }
+
+    /**
+     * client-go's default controller rate limiter: the larger of a per-object exponential backoff
+     * and an overall token bucket.
+     *
+     * @param baseDelay the first retry delay of an object, doubled on each further failure
+     * @param maxDelay the longest retry delay of one object
+     * @param qps retries per second across all objects
+     * @param burst retries allowed at once above the {@code qps} rate
+     */
+    public record RateLimiter(@DefaultValue("5ms") Duration baseDelay, @DefaultValue("1000s") Duration maxDelay,
+            @DefaultValue("10") double qps, @DefaultValue("100") int burst) {
+    }
+
+    /**
+     * Lease-based leader election: only the leader runs controllers; the others keep their caches
+     * warm and take over when the leader's lease runs out or is released.
+     *
+     * @param enabled whether replicas elect a leader; when false every replica runs the controllers
+     * @param leaseName the Lease's name; default {@code spring.application.name} followed by
+     *     {@code -leader}, or {@code operator-leader}
+     * @param leaseNamespace the Lease's namespace; default the client's namespace (the pod's in a cluster)
+     * @param identity this replica's identity in the Lease; default the {@code HOSTNAME} (the pod
+     *     name in a cluster) followed by a random suffix
+     * @param leaseDuration how long others wait after the last renewal before taking over
+     * @param renewDeadline how long the leader keeps trying to renew before it gives up
+     * @param retryPeriod the pause between attempts to acquire or renew
+     * @param releaseOnShutdown whether a graceful shutdown releases the Lease, so another replica
+     *     takes over within a retry period instead of a lease duration
+     * @param onLost what a replica does after losing the Lease: {@code reelect} (stop the
+     *     controllers, keep the caches, campaign again) or {@code shutdown} (report liveness BROKEN
+     *     and close the application, as controller-runtime exits)
+     */
+    public record LeaderElection(@DefaultValue("true") boolean enabled, @Nullable String leaseName,
+            @Nullable String leaseNamespace, @Nullable String identity, @DefaultValue("15s") Duration leaseDuration,
+            @DefaultValue("10s") Duration renewDeadline, @DefaultValue("2s") Duration retryPeriod,
+            @DefaultValue("true") boolean releaseOnShutdown, @DefaultValue("reelect") OnLost onLost) {
+    }
+
+    /** What a replica does after losing the leader-election Lease. */
+    public enum OnLost {
+        /** Stop the controllers, keep the caches warm and campaign again. */
+        REELECT,
+        /** Report liveness BROKEN and close the application context. */
+        SHUTDOWN
+    }
+
+    /**
+     * Kubernetes Events.
+     *
+     * @param enabled whether an EventRecorder writes Events to the API server
+     * @param reportingController the controller name written into every Event; default
+     *     {@code spring.application.name}, or {@code operator-starter}
+     * @param queueCapacity events waiting to be written; more are dropped and counted
+     */
+    public record Events(@DefaultValue("true") boolean enabled, @Nullable String reportingController,
+            @DefaultValue("1000") int queueCapacity) {
+    }
+
+    /**
+     * Metrics.
+     *
+     * @param enabled whether the runtime's meters (controller-runtime's names) are registered
+     *     in the application's MeterRegistry
+     */
+    public record Metrics(@DefaultValue("true") boolean enabled) {
+    }
+}

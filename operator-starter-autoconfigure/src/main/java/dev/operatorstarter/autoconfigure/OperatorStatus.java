@@ -1,0 +1,80 @@
+package dev.operatorstarter.autoconfigure;
+
+import dev.operatorstarter.cache.SharedIndexInformer;
+import dev.operatorstarter.cache.SharedInformerFactory;
+import dev.operatorstarter.leaderelection.LeaderElector;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A read-only view of the running operator (informers, leadership, controllers) for health
+ * indicators and the {@code operator} actuator endpoint. Every read is cheap and never calls the
+ * API server.
+ */
+public final class OperatorStatus {
+
+    /** One informer's state. */
+    public record InformerStatus(String name, boolean synced, boolean watching, int cached,
+            String resourceVersion, @Nullable String lastError) {
+    }
+
+    /**
+     * Leader election's state.
+     *
+     * @param enabled whether replicas elect a leader
+     * @param identity this replica's identity in the Lease
+     * @param lease the Lease as namespace/name
+     * @param leader whether this replica leads now
+     * @param holder the holder the Lease showed last ("" when released or not read yet)
+     */
+    public record LeadershipStatus(boolean enabled, String identity, String lease, boolean leader, String holder) {
+    }
+
+    /** Everything at once. */
+    public record Snapshot(List<ControllerManager.ControllerStatus> controllers, LeadershipStatus leaderElection,
+            List<InformerStatus> informers) {
+    }
+
+    private final SharedInformerFactory informers;
+    private final ControllerManager controllers;
+    private final @Nullable LeaderElector elector;
+    private final String identity;
+    private final String lease;
+
+    OperatorStatus(SharedInformerFactory informers, ControllerManager controllers, @Nullable LeaderElector elector,
+            String identity, String lease) {
+        this.informers = informers;
+        this.controllers = controllers;
+        this.elector = elector;
+        this.identity = identity;
+        this.lease = lease;
+    }
+
+    public List<InformerStatus> informers() {
+        return informers.informers().stream().map(OperatorStatus::informer).toList();
+    }
+
+    private static InformerStatus informer(SharedIndexInformer<?> informer) {
+        return new InformerStatus(informer.name(), informer.hasSynced(), informer.isWatching(),
+                informer.indexer().size(), informer.lastSyncResourceVersion(),
+                informer.lastError().map(Throwable::getMessage).orElse(null));
+    }
+
+    public LeadershipStatus leaderElection() {
+        return elector == null ? new LeadershipStatus(false, identity, "", controllers.isActive(), "")
+                : new LeadershipStatus(true, identity, lease, elector.isLeader(), elector.leader());
+    }
+
+    public List<ControllerManager.ControllerStatus> controllers() {
+        return controllers.status();
+    }
+
+    /** True while this replica's controllers should run: it leads, or there is no election. */
+    public boolean controllersActive() {
+        return controllers.isActive();
+    }
+
+    public Snapshot snapshot() {
+        return new Snapshot(controllers(), leaderElection(), informers());
+    }
+}

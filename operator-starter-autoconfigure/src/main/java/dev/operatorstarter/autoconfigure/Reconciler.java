@@ -1,0 +1,88 @@
+package dev.operatorstarter.autoconfigure;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a {@link dev.operatorstarter.controller.ReconcileHandler} bean as the logic of a
+ * controller: the auto-configuration gives it shared informers for its resource (and for the
+ * resources it {@linkplain #owns() owns} or {@linkplain #watches() watches}), a rate-limited
+ * work queue, workers, metrics, and starts it once the caches have synced and this replica leads.
+ *
+ * <pre>{@code
+ * @Component
+ * @Reconciler(owns = ConfigMap.class, generationChanged = true)
+ * class WidgetReconciler implements ReconcileHandler<Widget> {
+ *     public Result reconcile(Request request) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>Put it on a {@code @Component} class or on a {@code @Bean} method. The annotation and the
+ * runtime interface have different names on purpose, so one file uses both without qualifying
+ * either. Every resource a reconciler informs on also gets a {@code Lister<T>} bean, which any
+ * bean can inject to read the cache.
+ */
+@Target({ElementType.TYPE, ElementType.METHOD})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Reconciler {
+
+    /**
+     * The primary resource's model class; default: the type argument of the bean's
+     * {@code ReconcileHandler<T>}. A fabric8 model class or a custom resource class with
+     * {@code @Group} and {@code @Version}.
+     */
+    Class<? extends HasMetadata> resource() default HasMetadata.class;
+
+    /**
+     * The controller's name, in logs, metrics (the {@code controller} label) and the work queue;
+     * default the resource's kind in lower case, as controller-runtime names controllers.
+     */
+    String name() default "";
+
+    /**
+     * Resources this controller creates with a controller owner reference: a change to one of
+     * them reconciles its owner.
+     */
+    Class<? extends HasMetadata>[] owns() default {};
+
+    /**
+     * Other resources whose changes reconcile the requests a {@link RequestMapper} derives from
+     * them. Each class is a {@code RequestMapper<O>}: the bean of that type if there is one,
+     * else an instance created (and autowired) for this reconciler; {@code O} is the watched resource.
+     */
+    @SuppressWarnings("rawtypes")
+    Class<? extends RequestMapper>[] watches() default {};
+
+    /**
+     * The namespaces to watch; default {@code operator.informers.namespaces} (all namespaces when
+     * that is empty). Placeholders such as {@code ${WATCH_NAMESPACE}} are resolved.
+     */
+    String[] namespaces() default {};
+
+    /**
+     * A label selector the primary objects must match; default {@code operator.informers.label-selector}.
+     * Placeholders are resolved.
+     */
+    String labelSelector() default "";
+
+    /** Reconciles running at once; 0 (the default) for {@code operator.controllers.workers}. */
+    int workers() default 0;
+
+    /**
+     * Reconcile after an update only when {@code metadata.generation} changed (spec changes),
+     * not for status, label or annotation changes. Creations and deletions always reconcile.
+     */
+    boolean generationChanged() default false;
+
+    /**
+     * A finalizer that this controller adds to every object before its first reconcile, and
+     * removes after {@link Cleaner#cleanup} succeeded once the object is being deleted. The bean
+     * must then implement {@link Cleaner}. Empty (the default) for none.
+     */
+    String finalizer() default "";
+}

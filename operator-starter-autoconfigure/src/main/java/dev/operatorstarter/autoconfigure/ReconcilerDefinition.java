@@ -1,0 +1,42 @@
+package dev.operatorstarter.autoconfigure;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What the {@link ReconcilerRegistrar} learned about one {@link Reconciler} bean before any bean
+ * exists: its resource, the resources it owns and watches, and its annotation.
+ *
+ * @param beanName the reconciler bean
+ * @param annotation its annotation
+ * @param resource the primary resource's class
+ * @param owned the classes of {@link Reconciler#owns()}
+ * @param watched each {@link RequestMapper} class of {@link Reconciler#watches()} with the resource it maps
+ */
+record ReconcilerDefinition(String beanName, Reconciler annotation, Class<? extends HasMetadata> resource,
+        List<Class<? extends HasMetadata>> owned,
+        Map<Class<?>, Class<? extends HasMetadata>> watched) {
+
+    ReconcilerDefinition {
+        owned = List.copyOf(owned);
+        watched = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(watched));
+    }
+
+    /** The controller's name: the annotation's, else the kind in lower case. */
+    String controllerName() {
+        return annotation.name().isEmpty() ? HasMetadata.getKind(resource).toLowerCase(Locale.ROOT) : annotation.name();
+    }
+
+    /** Every resource this reconciler informs on, the primary first. */
+    List<Class<? extends HasMetadata>> informedResources() {
+        List<Class<? extends HasMetadata>> all = new ArrayList<>();
+        all.add(resource);
+        owned.stream().filter(type -> !all.contains(type)).forEach(all::add);
+        watched.values().stream().filter(type -> !all.contains(type)).forEach(all::add);
+        return all;
+    }
+}

@@ -1,0 +1,150 @@
+package dev.operatorstarter.autoconfigure;
+
+import dev.operatorstarter.cache.Lister;
+import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.controller.ReconcileHandler;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanDefinitionStoreException;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.InstanceSupplier;
+import org.springframework.beans.factory.support.RegisteredBean;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.core.ResolvableType;
+
+/**
+ * Finds the {@link Reconciler} beans before any bean is created, and registers for each a
+ * {@code Controller<T>} bean and, for every resource it informs on, a {@code Lister<T>} bean
+ * (unless the application defines one), so that any bean can inject {@code Lister<ConfigMap>}.
+ *
+ * <p>The resource of a reconciler comes from {@link Reconciler#resource()}, else from the type
+ * argument of its {@code ReconcileHandler<T>} (a class that implements it, or a {@code @Bean}
+ * method that returns it); the watched resource of a {@link RequestMapper} from its type argument.
+ */
+final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
+
+    /** The bean holding the {@link ReconcilerDefinition}s found. */
+    static final String DEFINITIONS_BEAN = "operatorReconcilerDefinitions";
+
+    @Override
+    public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) throws BeansException {
+        if (!(beanFactory instanceof BeanDefinitionRegistry registry)) {
+            throw new IllegalStateException("@Reconciler beans need a bean factory that accepts bean definitions");
+        }
+        List<ReconcilerDefinition> definitions = new ArrayList<>();
+        for (String beanName : beanFactory.getBeanNamesForAnnotation(Reconciler.class)) {
+            Reconciler annotation = beanFactory.findAnnotationOnBean(beanName, Reconciler.class, false);
+            if (annotation != null) {
+                definitions.add(define(beanFactory, beanName, annotation));
+            }
+        }
+        checkUniqueNames(definitions);
+        registry.registerBeanDefinition(DEFINITIONS_BEAN, definitionsBean(definitions));
+        Map<Class<? extends HasMetadata>, Boolean> listers = new LinkedHashMap<>();
+        for (ReconcilerDefinition definition : definitions) {
+            registry.registerBeanDefinition(definition.beanName() + "Controller", controllerBean(definition));
+            definition.informedResources().forEach(type -> listers.put(type, true));
+        }
+        for (Class<? extends HasMetadata> type : listers.keySet()) {
+            ResolvableType listerType = ResolvableType.forClassWithGenerics(Lister.class, type);
+            if (beanFactory.getBeanNamesForType(listerType, true, false).length == 0) {
+                registry.registerBeanDefinition(listerName(type), listerBean(type, listerType));
+            }
+        }
+    }
+
+    private static ReconcilerDefinition define(ConfigurableListableBeanFactory beanFactory, String beanName,
+            Reconciler annotation) {
+        Class<? extends HasMetadata> resource = annotation.resource();
+        if (resource == HasMetadata.class) {
+            beanFactory.getType(beanName, false); // resolves a @Bean method's return type into the definition
+            ResolvableType beanType = ((RootBeanDefinition) beanFactory.getMergedBeanDefinition(beanName))
+                    .getResolvableType();
+            Class<?> inferred = beanType.as(ReconcileHandler.class).resolveGeneric(0);
+            if (inferred == null || !HasMetadata.class.isAssignableFrom(inferred) || inferred == HasMetadata.class) {
+                throw new BeanDefinitionStoreException("@Reconciler bean '" + beanName + "' (" + beanType
+                        + "): cannot tell which resource it reconciles; implement ReconcileHandler<YourResource> "
+                        + "or set @Reconciler(resource = YourResource.class)");
+            }
+            resource = inferred.asSubclass(HasMetadata.class);
+        }
+        Map<Class<?>, Class<? extends HasMetadata>> watched = new LinkedHashMap<>();
+        for (Class<?> mapper : annotation.watches()) {
+            Class<?> type = ResolvableType.forClass(mapper).as(RequestMapper.class).resolveGeneric(0);
+            if (type == null || !HasMetadata.class.isAssignableFrom(type) || type == HasMetadata.class) {
+                throw new BeanDefinitionStoreException("@Reconciler bean '" + beanName + "': cannot tell which "
+                        + "resource " + mapper.getName() + " maps; declare it as RequestMapper<TheWatchedResource>");
+            }
+            watched.put(mapper, type.asSubclass(HasMetadata.class));
+        }
+        return new ReconcilerDefinition(beanName, annotation, resource, Arrays.asList(annotation.owns()), watched);
+    }
+
+    private static void checkUniqueNames(List<ReconcilerDefinition> definitions) {
+        Map<String, String> seen = new HashMap<>();
+        for (ReconcilerDefinition definition : definitions) {
+            String earlier = seen.putIfAbsent(definition.controllerName(), definition.beanName());
+            if (earlier != null) {
+                throw new BeanDefinitionStoreException("@Reconciler beans '" + earlier + "' and '"
+                        + definition.beanName() + "' both name their controller '" + definition.controllerName()
+                        + "' (metrics and logs need unique names); set @Reconciler(name = ...) on one of them");
+            }
+        }
+    }
+
+    private static RootBeanDefinition definitionsBean(List<ReconcilerDefinition> definitions) {
+        List<ReconcilerDefinition> copy = List.copyOf(definitions);
+        RootBeanDefinition bean = new RootBeanDefinition(ReconcilerDefinitions.class, () -> new ReconcilerDefinitions(copy));
+        bean.setRole(RootBeanDefinition.ROLE_INFRASTRUCTURE);
+        return bean;
+    }
+
+    private static RootBeanDefinition controllerBean(ReconcilerDefinition definition) {
+        RootBeanDefinition bean = new RootBeanDefinition(Controller.class);
+        bean.setTargetType(ResolvableType.forClassWithGenerics(Controller.class, definition.resource()));
+        bean.setDependsOn(definition.beanName());
+        bean.setLazyInit(false);
+        bean.setInstanceSupplier(new ControllerSupplier(definition));
+        return bean;
+    }
+
+    private static RootBeanDefinition listerBean(Class<? extends HasMetadata> type, ResolvableType listerType) {
+        RootBeanDefinition bean = new RootBeanDefinition(Lister.class);
+        bean.setTargetType(listerType);
+        bean.setInstanceSupplier(new ListerSupplier(type));
+        return bean;
+    }
+
+    private static String listerName(Class<? extends HasMetadata> type) {
+        String simple = type.getSimpleName();
+        return Character.toLowerCase(simple.charAt(0)) + simple.substring(1) + "Lister";
+    }
+
+    /** Builds a reconciler's controller when the bean is created. */
+    private record ControllerSupplier(ReconcilerDefinition definition) implements InstanceSupplier<Controller<?>> {
+        @Override
+        public Controller<?> get(RegisteredBean registeredBean) {
+            return registeredBean.getBeanFactory().getBean(ReconcilerControllers.class).create(definition);
+        }
+    }
+
+    /** Makes the lister of one resource when the bean is created. */
+    private record ListerSupplier(Class<? extends HasMetadata> type) implements InstanceSupplier<Lister<?>> {
+        @Override
+        public Lister<?> get(RegisteredBean registeredBean) {
+            return registeredBean.getBeanFactory().getBean(OperatorInformers.class).lister(type);
+        }
+    }
+
+    /** The definitions found, as a bean. */
+    record ReconcilerDefinitions(List<ReconcilerDefinition> all) {
+    }
+}

@@ -1,0 +1,54 @@
+package dev.operatorstarter.autoconfigure.diagnostics;
+
+import dev.operatorstarter.autoconfigure.CacheSyncException;
+import dev.operatorstarter.autoconfigure.CacheSyncException.Denial;
+import dev.operatorstarter.autoconfigure.CacheSyncException.Unsynced;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * The informer caches did not sync at start-up. For an RBAC refusal it names the identity, the
+ * verb, the resource and the namespace, and shows the Role rule that is missing.
+ */
+final class CacheSyncFailureAnalyzer extends AbstractFailureAnalyzer<CacheSyncException> {
+
+    @Override
+    protected FailureAnalysis analyze(Throwable rootFailure, CacheSyncException cause) {
+        StringBuilder description = new StringBuilder("The operator's informer caches did not sync within "
+                + cause.timeout() + " (operator.informers.cache-sync-timeout):");
+        for (Unsynced unsynced : cause.unsynced()) {
+            description.append("\n\t- ").append(unsynced.informer()).append(": ");
+            Denial denial = unsynced.denial();
+            if (denial != null) {
+                description.append(denial.identity()).append(" may not ").append(denial.verb()).append(' ')
+                        .append(qualified(denial))
+                        .append(denial.namespace().isEmpty() ? " at the cluster scope" : " in namespace " + denial.namespace())
+                        .append(" (403 Forbidden)");
+            } else {
+                description.append(unsynced.lastError());
+            }
+        }
+        return new FailureAnalysis(description.toString(), action(cause), cause);
+    }
+
+    private static String action(CacheSyncException cause) {
+        if (cause.denials().isEmpty()) {
+            return "Check that the API server is reachable and serves these resources (for a custom resource, that "
+                    + "its CRD is installed), or raise operator.informers.cache-sync-timeout.";
+        }
+        Set<String> rules = new LinkedHashSet<>();
+        for (Denial denial : cause.denials()) {
+            rules.add("\t- apiGroups: [\"" + denial.group() + "\"]\n\t  resources: [\"" + denial.resource()
+                    + "\"]\n\t  verbs: [\"get\", \"list\", \"watch\"]");
+        }
+        Denial first = cause.denials().get(0);
+        return "Grant " + first.identity() + " read access with a Role (or a ClusterRole when watching all namespaces)"
+                + " bound to it; informers need get, list and watch:\n" + String.join("\n", rules);
+    }
+
+    private static String qualified(Denial denial) {
+        return denial.group().isEmpty() ? denial.resource() : denial.resource() + "." + denial.group();
+    }
+}

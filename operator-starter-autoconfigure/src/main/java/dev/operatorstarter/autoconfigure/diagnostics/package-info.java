@@ -1,0 +1,9 @@
+/**
+ * Failure analyzers: what Spring Boot prints, instead of a stack trace, when the operator cannot
+ * start (no Kubernetes configuration, an unknown context, an unreadable certificate, caches that
+ * did not sync because RBAC refused a verb).
+ */
+@NullMarked
+package dev.operatorstarter.autoconfigure.diagnostics;
+
+import org.jspecify.annotations.NullMarked;

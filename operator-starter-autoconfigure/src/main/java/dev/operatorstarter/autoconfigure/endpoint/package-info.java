@@ -1,0 +1,5 @@
+/** The {@code operator} actuator endpoint. */
+@NullMarked
+package dev.operatorstarter.autoconfigure.endpoint;
+
+import org.jspecify.annotations.NullMarked;

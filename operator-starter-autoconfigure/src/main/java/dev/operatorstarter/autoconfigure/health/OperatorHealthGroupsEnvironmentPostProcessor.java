@@ -1,0 +1,40 @@
+package dev.operatorstarter.autoconfigure.health;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Puts the operator's health indicators into the Kubernetes probe groups by default: readiness
+ * waits for {@code informers} (caches synced), liveness also checks {@code controllers}. Added as
+ * the lowest-precedence property source, so an application that configures either group's
+ * {@code include} decides alone; nothing is added when the indicators are disabled (Boot would
+ * otherwise reject a group naming a missing contributor).
+ */
+public final class OperatorHealthGroupsEnvironmentPostProcessor implements EnvironmentPostProcessor {
+
+    static final String SOURCE = "operatorHealthGroups";
+
+    @Override
+    public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+        if (!ClassUtils.isPresent("org.springframework.boot.health.contributor.HealthIndicator",
+                application.getClassLoader()) || !enabled(environment)) {
+            return;
+        }
+        Map<String, Object> groups = new LinkedHashMap<>();
+        groups.put("management.endpoint.health.group.readiness.include", "readinessState,informers");
+        groups.put("management.endpoint.health.group.liveness.include", "livenessState,controllers");
+        environment.getPropertySources().addLast(new MapPropertySource(SOURCE, groups));
+    }
+
+    private static boolean enabled(ConfigurableEnvironment environment) {
+        boolean defaults = environment.getProperty("management.health.defaults.enabled", Boolean.class, true);
+        return environment.getProperty("operator.enabled", Boolean.class, true)
+                && environment.getProperty("management.health.operator.enabled", Boolean.class, defaults)
+                && environment.getProperty("management.endpoint.health.probes.enabled", Boolean.class, true);
+    }
+}

@@ -1,0 +1,5 @@
+/** {@code @ServiceConnection} support for a K3s Testcontainers container. */
+@NullMarked
+package dev.operatorstarter.autoconfigure.testcontainers;
+
+import org.jspecify.annotations.NullMarked;

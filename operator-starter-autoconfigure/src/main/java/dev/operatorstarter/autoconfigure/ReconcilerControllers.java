@@ -43,6 +43,11 @@ final class ReconcilerControllers {
         this.customizers = List.copyOf(customizers);
     }
 
+    /** Makes the reconcile workers: virtual threads when Spring Boot's virtual threads are active. */
+    ThreadFactory workerThreads() {
+        return workerThreads;
+    }
+
     /** The controller of {@code definition}, not started. */
     Controller<?> create(ReconcilerDefinition definition) {
         return create(definition, definition.resource());

@@ -1,0 +1,401 @@
+package dev.operatorstarter.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import dev.operatorstarter.autoconfigure.endpoint.OperatorEndpoint;
+import dev.operatorstarter.cache.InformerOptions;
+import dev.operatorstarter.cache.Lister;
+import dev.operatorstarter.cache.SharedInformerFactory;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.config.ClientConfig;
+import dev.operatorstarter.client.config.Credentials;
+import dev.operatorstarter.client.config.TlsSettings;
+import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.controller.ReconcileHandler;
+import dev.operatorstarter.controller.Request;
+import dev.operatorstarter.controller.Result;
+import dev.operatorstarter.event.EventBroadcaster;
+import dev.operatorstarter.event.EventRecorder;
+import dev.operatorstarter.event.EventType;
+import dev.operatorstarter.leaderelection.LeaderElector;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.BeanDefinitionStoreException;
+import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.ResolvableType;
+
+class OperatorAutoConfigurationTest {
+
+    @TempDir
+    Path folder;
+
+    /** No server is reachable: start-up must not wait for caches, and no election runs. */
+    private ApplicationContextRunner runner() {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+                .withPropertyValues("operator.client.kubeconfig=" + Kubeconfigs.twoContexts(folder),
+                        "operator.informers.wait-for-sync-on-startup=false");
+    }
+
+    @Test
+    void backsOffCompletelyWhenTheOperatorIsDisabled() {
+        runner().withPropertyValues("operator.enabled=false").run(context -> assertThat(context)
+                .hasNotFailed().doesNotHaveBean(KubernetesClient.class).doesNotHaveBean(OperatorLifecycle.class)
+                .doesNotHaveBean(KubernetesConnectionDetails.class));
+    }
+
+    @Test
+    void connectsWithTheKubeconfigsCurrentContextByDefault() {
+        runner().run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(KubernetesClient.class)
+                    .hasSingleBean(SharedInformerFactory.class).hasSingleBean(EventRecorder.class)
+                    .hasSingleBean(LeaderElector.class).hasSingleBean(PropertiesKubernetesConnectionDetails.class);
+            ClientConfig config = context.getBean(ClientConfig.class);
+            assertThat(config.server()).isEqualTo(URI.create("https://127.0.0.1:1"));
+            assertThat(config.namespace()).isEqualTo("apps");
+        });
+    }
+
+    @Test
+    void contextAndNamespacePropertiesPickAnotherContextAndNamespace() {
+        runner().withPropertyValues("operator.client.context=two", "operator.client.namespace=elsewhere")
+                .run(context -> {
+                    ClientConfig config = context.getBean(ClientConfig.class);
+                    assertThat(config.server()).isEqualTo(URI.create("https://127.0.0.2:2"));
+                    assertThat(config.namespace()).isEqualTo("elsewhere");
+                    assertThat(config.source()).contains("two");
+                });
+    }
+
+    @Test
+    void propertiesBindWithTheirDocumentedDefaults() {
+        runner().run(context -> {
+            OperatorProperties properties = context.getBean(OperatorProperties.class);
+            assertThat(properties.client().connectTimeout()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(properties.client().qps()).isZero();
+            assertThat(properties.informers().cacheSyncTimeout()).isEqualTo(Duration.ofMinutes(2));
+            assertThat(properties.informers().namespaces()).isEmpty();
+            assertThat(properties.controllers().workers()).isEqualTo(1);
+            assertThat(properties.controllers().rateLimiter().baseDelay()).isEqualTo(Duration.ofMillis(5));
+            assertThat(properties.leaderElection().enabled()).isTrue();
+            assertThat(properties.leaderElection().leaseDuration()).isEqualTo(Duration.ofSeconds(15));
+            assertThat(properties.leaderElection().onLost()).isEqualTo(OperatorProperties.OnLost.REELECT);
+        });
+        runner().withPropertyValues("operator.client.connect-timeout=3", "operator.informers.namespaces=a, b",
+                "operator.leader-election.on-lost=shutdown", "operator.controllers.rate-limiter.max-delay=2m")
+                .run(context -> {
+                    OperatorProperties properties = context.getBean(OperatorProperties.class);
+                    assertThat(properties.client().connectTimeout()).isEqualTo(Duration.ofSeconds(3));
+                    assertThat(properties.informers().namespaces()).containsExactly("a", "b");
+                    assertThat(properties.leaderElection().onLost()).isEqualTo(OperatorProperties.OnLost.SHUTDOWN);
+                    assertThat(properties.controllers().rateLimiter().maxDelay()).isEqualTo(Duration.ofMinutes(2));
+                });
+    }
+
+    @Test
+    void userConnectionDetailsReplaceTheProperties() {
+        runner().withBean(KubernetesConnectionDetails.class, () -> () -> dev.operatorstarter.client.config.KubeconfigLoader
+                .load(Kubeconfigs.twoContexts(folder), "two"))
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(PropertiesKubernetesConnectionDetails.class);
+                    assertThat(context.getBean(ClientConfig.class).namespace()).isEqualTo("tools");
+                });
+    }
+
+    @Test
+    void everyAutoConfiguredBeanBacksOffWhenTheApplicationDefinesItsOwn() {
+        runner().withUserConfiguration(OwnBeans.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(KubernetesClient.class)).isSameAs(context.getBean("ownClient"));
+            assertThat(context.getBean(SharedInformerFactory.class)).isSameAs(context.getBean("ownFactory"));
+            assertThat(context.getBean(EventRecorder.class)).isSameAs(context.getBean("ownRecorder"));
+            assertThat(context.getBean(ClientConfig.class)).isSameAs(context.getBean("ownConfig"));
+        });
+    }
+
+    @Test
+    void customizersShapeTheClientTheInformersAndEachController() {
+        runner().withUserConfiguration(Customizers.class, WidgetReconcilerConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            Customizers customizers = context.getBean(Customizers.class);
+            assertThat(customizers.calls).contains("client", "informers", "controller widget");
+        });
+    }
+
+    @Test
+    void aReconcilerBeanBecomesAControllerWithListersForEveryResourceItInformsOn() {
+        runner().withUserConfiguration(WidgetReconcilerConfiguration.class, ListerUser.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBeanNamesForType(ResolvableType.forClassWithGenerics(Controller.class, Widget.class)))
+                    .containsExactly("widgetReconcilerController");
+            assertThat(context.getBean("widgetReconcilerController", Controller.class).name()).isEqualTo("widget");
+            assertThat(context.getBeanNamesForType(ResolvableType.forClassWithGenerics(Lister.class, Widget.class)))
+                    .hasSize(1);
+            assertThat(context.getBeanNamesForType(ResolvableType.forClassWithGenerics(Lister.class, ConfigMap.class)))
+                    .hasSize(1);
+            assertThat(context.getBeanNamesForType(ResolvableType.forClassWithGenerics(Lister.class, Secret.class)))
+                    .hasSize(1);
+            assertThat(context.getBean(ListerUser.class).configMaps).isNotNull();
+            assertThat(context.getBean(SharedInformerFactory.class).informers()).extracting(i -> i.name())
+                    .containsExactlyInAnyOrder("widgets.starter.operatorstarter.dev", "configmaps", "secrets");
+        });
+    }
+
+    @Test
+    void theResourceIsInferredFromABeanMethodsGenericReturnType() {
+        runner().withUserConfiguration(LambdaReconcilerConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBeanNamesForType(ResolvableType.forClassWithGenerics(Controller.class, ConfigMap.class)))
+                    .containsExactly("configMapReconcilerController");
+            assertThat(context.getBean("configMapReconcilerController", Controller.class).name()).isEqualTo("settings");
+        });
+    }
+
+    @Test
+    void namespacesFromTheAnnotationResolvePlaceholdersAndGiveOneInformerEach() {
+        runner().withPropertyValues("watched=blue, green").withUserConfiguration(NamespacedReconcilerConfiguration.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(SharedInformerFactory.class).informers()).extracting(i -> i.name())
+                            .containsExactlyInAnyOrder("configmaps/blue [app=web]", "configmaps/green [app=web]");
+                });
+    }
+
+    @Test
+    void aReconcilerWhoseResourceCannotBeInferredFailsNamingTheBeanAndTheFix() {
+        runner().withUserConfiguration(RawReconcilerConfiguration.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).isInstanceOf(BeanDefinitionStoreException.class)
+                    .hasMessageContaining("'raw'").hasMessageContaining("@Reconciler(resource = YourResource.class)");
+        });
+    }
+
+    @Test
+    void twoReconcilersWithTheSameControllerNameFail() {
+        runner().withUserConfiguration(WidgetReconcilerConfiguration.class, SecondWidgetReconcilerConfiguration.class)
+                .run(context -> assertThat(context.getStartupFailure()).hasMessageContaining("both name their controller 'widget'"));
+    }
+
+    @Test
+    void aFinalizerNeedsACleaner() {
+        runner().withUserConfiguration(FinalizerWithoutCleanerConfiguration.class).run(context -> assertThat(context
+                .getStartupFailure()).rootCause().isInstanceOf(BeanCreationException.class)
+                .hasMessageContaining("needs the bean to implement " + Cleaner.class.getName()));
+    }
+
+    @Test
+    void leaderElectionCanBeSwitchedOffAndDefaultsTheLeaseFromTheApplication() {
+        runner().withPropertyValues("spring.application.name=widgets").run(context -> {
+            LeaseSettings lease = context.getBean(LeaseSettings.class);
+            assertThat(lease.name()).isEqualTo("widgets-leader");
+            assertThat(lease.namespace()).isEqualTo("apps");
+            assertThat(lease.identity()).contains("_");
+        });
+        runner().withPropertyValues("operator.leader-election.enabled=false").run(context -> assertThat(context)
+                .hasNotFailed().doesNotHaveBean(LeaderElector.class).doesNotHaveBean(LeaseSettings.class));
+    }
+
+    @Test
+    void withoutEventsTheRecorderDropsEverythingQuietly() {
+        runner().withPropertyValues("operator.events.enabled=false").run(context -> {
+            assertThat(context).doesNotHaveBean(EventBroadcaster.class).hasSingleBean(EventRecorder.class);
+            context.getBean(EventRecorder.class).event(new ConfigMapBuilder().withNewMetadata().withName("x")
+                    .endMetadata().build(), EventType.NORMAL, "Tested", "Test", "nothing is written");
+        });
+    }
+
+    @Test
+    void metricsGoToTheApplicationsMeterRegistryUnlessSwitchedOff() {
+        runner().withBean(MeterRegistry.class, SimpleMeterRegistry::new).withUserConfiguration(WidgetReconcilerConfiguration.class)
+                .run(context -> {
+                    assertThat(context.getBean(OperatorMetrics.class)).isNotEqualTo(OperatorMetrics.none());
+                    assertThat(context.getBean(MeterRegistry.class).find("informer.store.size").meters()).isNotEmpty();
+                });
+        runner().withBean(MeterRegistry.class, SimpleMeterRegistry::new).withPropertyValues("operator.metrics.enabled=false")
+                .run(context -> assertThat(context.getBean(OperatorMetrics.class)).isEqualTo(OperatorMetrics.none()));
+        runner().withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+                .run(context -> assertThat(context.getBean(OperatorMetrics.class)).isEqualTo(OperatorMetrics.none()));
+    }
+
+    @Test
+    void healthIndicatorsAreContributedUnlessDisabledOrActuatorIsMissing() {
+        runner().run(context -> assertThat(context).hasBean("informersHealthIndicator")
+                .hasBean("controllersHealthIndicator").hasBean("leaderElectionHealthIndicator"));
+        runner().withPropertyValues("management.health.operator.enabled=false").run(context -> assertThat(context)
+                .doesNotHaveBean("informersHealthIndicator").doesNotHaveBean("controllersHealthIndicator"));
+        runner().withClassLoader(new FilteredClassLoader(HealthIndicator.class))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("informersHealthIndicator"));
+    }
+
+    @Test
+    void theOperatorEndpointExistsOnlyWhenExposed() {
+        runner().run(context -> assertThat(context).doesNotHaveBean(OperatorEndpoint.class));
+        runner().withPropertyValues("management.endpoints.web.exposure.include=operator")
+                .run(context -> assertThat(context).hasSingleBean(OperatorEndpoint.class));
+    }
+
+    @Test
+    void workersRunOnVirtualThreadsWhenSpringAsksForThemOnJava21() {
+        assumeThat(Runtime.version().feature()).as("virtual threads need Java 21").isGreaterThanOrEqualTo(21);
+        runner().withPropertyValues("spring.threads.virtual.enabled=true", "operator.leader-election.enabled=false")
+                .run(context -> {
+                    Thread worker = context.getBean(ReconcilerControllers.class).workerThreads().newThread(() -> { });
+                    assertThat(isVirtual(worker)).isTrue();
+                });
+        runner().run(context -> {
+            Thread worker = context.getBean(ReconcilerControllers.class).workerThreads().newThread(() -> { });
+            assertThat(isVirtual(worker)).isFalse();
+            assertThat(worker.isDaemon()).isTrue();
+        });
+    }
+
+    /** {@code Thread.isVirtual()}, which Java 17 lacks (it has no virtual threads). */
+    private static boolean isVirtual(Thread thread) throws ReflectiveOperationException {
+        try {
+            return (Boolean) Thread.class.getMethod("isVirtual").invoke(thread);
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    // --- configurations ---
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnBeans {
+        @Bean
+        ClientConfig ownConfig() {
+            return new ClientConfig(URI.create("https://127.0.0.9:9"), TlsSettings.defaults(), Credentials.none(), null,
+                    "own", "a test");
+        }
+
+        @Bean(destroyMethod = "close")
+        KubernetesClient ownClient(ClientConfig ownConfig) {
+            return KubernetesClient.create(ownConfig);
+        }
+
+        @Bean(destroyMethod = "close")
+        SharedInformerFactory ownFactory(KubernetesClient ownClient) {
+            return new SharedInformerFactory(ownClient, InformerOptions.defaults());
+        }
+
+        @Bean
+        EventRecorder ownRecorder() {
+            return (regarding, type, reason, action, note) -> { };
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Customizers {
+        final List<String> calls = new ArrayList<>();
+
+        @Bean
+        KubernetesClientCustomizer clientCustomizer() {
+            return options -> calls.add("client");
+        }
+
+        @Bean
+        InformerCustomizer informerCustomizer() {
+            return options -> calls.add("informers");
+        }
+
+        @Bean
+        ControllerCustomizer controllerCustomizer() {
+            return (name, options) -> calls.add("controller " + name);
+        }
+    }
+
+    /** Reconciles Widgets, owns ConfigMaps, watches Secrets. */
+    @Reconciler(owns = ConfigMap.class, watches = SecretsToWidgets.class, generationChanged = true)
+    static class WidgetReconciler implements ReconcileHandler<Widget> {
+        @Override
+        public Result reconcile(Request request) {
+            return Result.done();
+        }
+    }
+
+    static class SecretsToWidgets implements RequestMapper<Secret> {
+        @Override
+        public java.util.Collection<Request> map(Secret secret) {
+            return List.of(new Request(secret.getMetadata().getNamespace(), secret.getMetadata().getName()));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class WidgetReconcilerConfiguration {
+        @Bean
+        WidgetReconciler widgetReconciler() {
+            return new WidgetReconciler();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class SecondWidgetReconcilerConfiguration {
+        @Bean
+        @Reconciler
+        ReconcileHandler<Widget> anotherWidgetReconciler() {
+            return request -> Result.done();
+        }
+    }
+
+    static class ListerUser {
+        final Lister<ConfigMap> configMaps;
+
+        ListerUser(Lister<ConfigMap> configMaps) {
+            this.configMaps = configMaps;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class LambdaReconcilerConfiguration {
+        @Bean
+        @Reconciler(name = "settings")
+        ReconcileHandler<ConfigMap> configMapReconciler() {
+            return request -> Result.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class NamespacedReconcilerConfiguration {
+        @Bean
+        @Reconciler(namespaces = "${watched}", labelSelector = "app = web")
+        ReconcileHandler<ConfigMap> configMapReconciler() {
+            return request -> Result.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class RawReconcilerConfiguration {
+        @Bean
+        @Reconciler
+        @SuppressWarnings("rawtypes")
+        ReconcileHandler raw() {
+            return request -> Result.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class FinalizerWithoutCleanerConfiguration {
+        @Bean
+        @Reconciler(finalizer = "starter.operatorstarter.dev/cleanup")
+        ReconcileHandler<Widget> widgetReconciler() {
+            return request -> Result.done();
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.operatorstarter.autoconfigure.diagnostics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.operatorstarter.client.config.ConfigException;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
+
+/**
+ * The failure analyzers' messages for configuration problems, on the exceptions the real loader
+ * throws. (The RBAC case needs a server: see {@code OperatorApplicationIT}.)
+ */
+class FailureAnalyzersTest {
+
+    @TempDir
+    Path home;
+
+    @Test
+    void everyAnalyzerIsRegisteredWithSpringBoot() {
+        List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation()
+                .load(FailureAnalyzer.class, FailureHandler.logging(org.apache.commons.logging.LogFactory.getLog(getClass())));
+        assertThat(analyzers).hasAtLeastOneElementOfType(MissingKubernetesConfigFailureAnalyzer.class)
+                .hasAtLeastOneElementOfType(UnknownContextFailureAnalyzer.class)
+                .hasAtLeastOneElementOfType(UnreadableCertificateFailureAnalyzer.class)
+                .hasAtLeastOneElementOfType(CacheSyncFailureAnalyzer.class);
+    }
+
+    @Test
+    void withoutKubeconfigOutsideAPodTheAnalysisSaysWhatWasTriedAndHowToPointAtACluster() {
+        Throwable failure = catchThrowable(() -> KubeconfigLoader.fromEnvironment(Map.of("HOME", home.toString()), null));
+        FailureAnalysis analysis = new MissingKubernetesConfigFailureAnalyzer().analyze(wrapped(failure));
+        assertThat(analysis.getDescription()).contains("found no Kubernetes configuration")
+                .contains("KUBECONFIG is not set").contains(home.resolve(".kube/config").toString())
+                .contains("KUBERNETES_SERVICE_HOST is not set");
+        assertThat(analysis.getAction()).contains("operator.client.kubeconfig").contains("KUBECONFIG")
+                .contains("service account").contains("operator.enabled=false");
+    }
+
+    @Test
+    void anUnknownContextIsNamedWithTheContextsThatExist() throws IOException {
+        Path kubeconfig = Files.writeString(home.resolve("config"), """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+                users: [{name: u, user: {token: t}}]
+                contexts: [{name: dev, context: {cluster: c, user: u}}, {name: prod, context: {cluster: c, user: u}}]
+                """);
+        Throwable failure = catchThrowable(() -> KubeconfigLoader.load(kubeconfig, "staging"));
+        FailureAnalysis analysis = new UnknownContextFailureAnalyzer().analyze(wrapped(failure));
+        assertThat(analysis.getDescription()).contains("\"staging\" does not exist").contains(kubeconfig.toString());
+        assertThat(analysis.getAction()).contains("operator.client.context").contains("dev, prod");
+    }
+
+    @Test
+    void anUnreadableCertificateIsNamedWithItsFileAndField() throws IOException {
+        Path kubeconfig = Files.writeString(home.resolve("config"), """
+                apiVersion: v1
+                kind: Config
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", certificate-authority: ca.pem}}]
+                users: [{name: u, user: {token: t}}]
+                contexts: [{name: c, context: {cluster: c, user: u}}]
+                """);
+        Files.writeString(home.resolve("ca.pem"), "-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n");
+        Throwable failure = catchThrowable(() -> KubeconfigLoader.load(kubeconfig, null));
+        assertThat(failure).isInstanceOf(ConfigException.UnreadableCertificate.class);
+        FailureAnalysis analysis = new UnreadableCertificateFailureAnalyzer().analyze(wrapped(failure));
+        assertThat(analysis.getDescription()).contains("cannot be used").contains(kubeconfig.toString())
+                .contains("certificate-authority");
+        assertThat(analysis.getAction()).contains("readable PEM file");
+    }
+
+    @Test
+    void aMissingClientCertificateFileIsAnUnreadableCertificate() throws IOException {
+        Path kubeconfig = Files.writeString(home.resolve("config"), """
+                apiVersion: v1
+                kind: Config
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+                users: [{name: u, user: {client-certificate: admin.crt, client-key: admin.key}}]
+                contexts: [{name: c, context: {cluster: c, user: u}}]
+                """);
+        Throwable failure = catchThrowable(() -> KubeconfigLoader.load(kubeconfig, null));
+        assertThat(failure).isInstanceOf(ConfigException.UnreadableCertificate.class)
+                .hasMessageContaining(home.resolve("admin.crt").toString()).hasMessageContaining("does not exist");
+    }
+
+    /** As Spring Boot sees it: the loader's exception deep inside bean creation failures. */
+    private static Throwable wrapped(Throwable cause) {
+        assertThat(cause).isNotNull();
+        return new IllegalStateException("Error creating bean with name 'kubernetesClientConfig'",
+                new RuntimeException("Failed to instantiate", cause));
+    }
+}

@@ -76,4 +76,20 @@ class PrometheusNamesTest {
                 "watch_events_total{name=\"configmaps/a\",type=\"ADDED\"}",
                 "informer_store_size{name=\"configmaps/a\"} 3");
     }
+
+    @Test
+    void errorAndRetryCountersExistAtZeroOnceAControllerStartsAsInControllerRuntime() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new MicrometerControllerMetrics(registry).started("quiet", 1);
+        RateLimitingQueue<String> queue = WorkQueue.<String>builder().name("quiet")
+                .metrics(new MicrometerWorkQueueMetrics(registry)).build();
+
+        assertThat(registry.scrape()).contains(
+                "controller_runtime_reconcile_errors_total{controller=\"quiet\"} 0.0",
+                "controller_runtime_terminal_reconcile_errors_total{controller=\"quiet\"} 0.0",
+                "controller_runtime_reconcile_panics_total{controller=\"quiet\"} 0.0",
+                "workqueue_retries_total{controller=\"quiet\",name=\"quiet\"} 0.0",
+                "workqueue_adds_total{controller=\"quiet\",name=\"quiet\"} 0.0");
+        queue.shutDown();
+    }
 }

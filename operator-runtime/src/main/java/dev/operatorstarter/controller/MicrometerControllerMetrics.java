@@ -38,12 +38,16 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
         });
     }
 
+    /** Also registers the error counters at zero, as controller-runtime does, so rate() works from the start. */
     @Override
     public void started(String controller, int workers) {
         gauge(maxWorkers, "controller.runtime.max.concurrent.reconciles",
                 "Maximum number of concurrent reconciles per controller.", controller).set(workers);
         gauge(active, "controller.runtime.active.workers", "Number of currently used workers per controller.",
                 controller);
+        errors(controller);
+        terminalErrors(controller);
+        panics(controller);
     }
 
     @Override
@@ -62,21 +66,35 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
 
     @Override
     public void error(String controller) {
-        count("controller.runtime.reconcile.errors", "Total number of reconciliation errors per controller.", controller);
+        errors(controller).increment();
     }
 
     @Override
     public void terminalError(String controller) {
-        count("controller.runtime.terminal.reconcile.errors",
-                "Total number of terminal reconciliation errors per controller.", controller);
+        terminalErrors(controller).increment();
     }
 
     @Override
     public void panic(String controller) {
-        count("controller.runtime.reconcile.panics", "Total number of reconciliation panics per controller.", controller);
+        panics(controller).increment();
     }
 
-    private void count(String name, String description, String controller) {
-        Counter.builder(name).description(description).tag(CONTROLLER, controller).register(registry).increment();
+    private Counter errors(String controller) {
+        return counter("controller.runtime.reconcile.errors", "Total number of reconciliation errors per controller.",
+                controller);
+    }
+
+    private Counter terminalErrors(String controller) {
+        return counter("controller.runtime.terminal.reconcile.errors",
+                "Total number of terminal reconciliation errors per controller.", controller);
+    }
+
+    private Counter panics(String controller) {
+        return counter("controller.runtime.reconcile.panics", "Total number of reconciliation panics per controller.",
+                controller);
+    }
+
+    private Counter counter(String name, String description, String controller) {
+        return Counter.builder(name).description(description).tag(CONTROLLER, controller).register(registry);
     }
 }

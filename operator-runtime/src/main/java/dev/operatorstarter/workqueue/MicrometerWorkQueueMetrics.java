@@ -46,12 +46,18 @@ public final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
         Gauge.builder("workqueue.longest.running.processor", stats, s -> s.longestRunning().toNanos() / 1e9)
                 .strongReference(true).baseUnit("seconds").description("How long the longest running item has been in progress.")
                 .tags(tags(name)).register(registry);
+        adds(name);
+        retries(name); // at zero from the start, as controller-runtime's
     }
 
     @Override
     public void added(String name) {
-        Counter.builder("workqueue.adds").description("Total number of adds handled by the work queue.")
-                .tags(tags(name)).register(registry).increment();
+        adds(name).increment();
+    }
+
+    private Counter adds(String name) {
+        return Counter.builder("workqueue.adds").description("Total number of adds handled by the work queue.")
+                .tags(tags(name)).register(registry);
     }
 
     @Override
@@ -68,7 +74,11 @@ public final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 
     @Override
     public void retried(String name) {
-        Counter.builder("workqueue.retries").description("Total number of retries handled by the work queue.")
-                .tags(tags(name)).register(registry).increment();
+        retries(name).increment();
+    }
+
+    private Counter retries(String name) {
+        return Counter.builder("workqueue.retries").description("Total number of retries handled by the work queue.")
+                .tags(tags(name)).register(registry);
     }
 }

@@ -19,7 +19,7 @@ public class Widget implements HasMetadata, Namespaced {
     private Map<String, Object> spec = new LinkedHashMap<>();
     private Map<String, Object> status;
 
-    static Widget named(String name, String colour) {
+    public static Widget named(String name, String colour) {
         Widget widget = new Widget();
         widget.getMetadata().setName(name);
         widget.getSpec().put("colour", colour);

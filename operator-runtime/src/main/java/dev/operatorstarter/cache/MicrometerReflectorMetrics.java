@@ -38,20 +38,31 @@ public final class MicrometerReflectorMetrics implements ReflectorMetrics {
                 .tag(NAME, name).register(registry).increment();
     }
 
+    /** Also registers the watch duration and short-watch meters at zero, so they exist before the first watch ends. */
     @Override
     public void watchStarted(String name) {
         Counter.builder("reflector.watches").description("Watch requests sent.")
                 .tag(NAME, name).register(registry).increment();
+        watchDuration(name);
+        shortWatches(name);
     }
 
     @Override
     public void watchEnded(String name, Duration duration, boolean shortWatch) {
-        Timer.builder("reflector.watch.duration").description("How long watches stayed open.")
-                .tag(NAME, name).register(registry).record(duration);
+        watchDuration(name).record(duration);
         if (shortWatch) {
-            Counter.builder("reflector.short.watches").description("Watches that closed at once without events.")
-                    .tag(NAME, name).register(registry).increment();
+            shortWatches(name).increment();
         }
+    }
+
+    private Timer watchDuration(String name) {
+        return Timer.builder("reflector.watch.duration").description("How long watches stayed open.")
+                .tag(NAME, name).register(registry);
+    }
+
+    private Counter shortWatches(String name) {
+        return Counter.builder("reflector.short.watches").description("Watches that closed at once without events.")
+                .tag(NAME, name).register(registry);
     }
 
     @Override

@@ -52,6 +52,7 @@ import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.client.PrematureCloseException;
 import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
 import reactor.netty.transport.ProxyProvider;
 import reactor.util.retry.Retry;
 import tools.jackson.core.JacksonException;
@@ -78,6 +79,12 @@ final class HttpTransport implements AutoCloseable {
     private final ClientConfig config;
     private final ClientOptions options;
     private final ConnectionProvider connections;
+    /**
+     * Event loops of this client's own: Reactor Netty's global ones are disposed by whoever closes
+     * them first (a Spring context's ReactorResourceFactory does on shutdown), which would cut this
+     * client off while it still releases its lease or flushes events.
+     */
+    private final LoopResources loops;
     private final WebClient webClient;
     private final @Nullable TokenBucket bucket;
 
@@ -93,7 +100,9 @@ final class HttpTransport implements AutoCloseable {
                 .evictionPredicate((connection, metadata) ->
                         System.currentTimeMillis() - metadata.lifeTime() <= keys.rotatedAtMillis())
                 .build();
-        HttpClient http = HttpClient.create(connections)
+        this.loops = LoopResources.create("operator-starter-http",
+                Math.max(2, Runtime.getRuntime().availableProcessors()), true);
+        HttpClient http = HttpClient.create(connections).runOn(loops)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                         options.connectTimeout().toMillis()))
                 .compress(true);
@@ -462,6 +471,7 @@ final class HttpTransport implements AutoCloseable {
     @Override
     public void close() {
         connections.dispose();
+        loops.dispose();
     }
 
     /** One HTTP request as the transport sees it. */

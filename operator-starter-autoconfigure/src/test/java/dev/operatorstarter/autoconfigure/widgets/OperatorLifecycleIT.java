@@ -1,0 +1,204 @@
+package dev.operatorstarter.autoconfigure.widgets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
+import dev.operatorstarter.autoconfigure.CacheSyncException;
+import dev.operatorstarter.autoconfigure.OperatorStatus;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.leaderelection.LeaderElector;
+import dev.operatorstarter.test.ClusterConnection;
+import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.TestNamespace;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The starter's lifecycle with whole applications on the real API server: health before and after
+ * the caches sync, a second replica taking over the lease after a graceful shutdown, and a
+ * start-up refused by RBAC explained by the failure analyzer.
+ */
+@KubernetesTest(crds = "crds/widgets.yaml")
+class OperatorLifecycleIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static KubernetesClient admin;
+
+    @BeforeAll
+    static void connect(ClusterConnection connection) {
+        admin = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
+    }
+
+    @AfterAll
+    static void close() {
+        admin.close();
+    }
+
+    private static SpringApplicationBuilder application(Class<?> source, ClusterConnection connection,
+            String... properties) {
+        return new SpringApplicationBuilder(source).properties("operator.client.kubeconfig=" + connection.kubeconfig())
+                .properties(properties);
+    }
+
+    @Test
+    void readinessIsDownUntilTheCachesSyncAndUpAfterwards(ClusterConnection connection, TestNamespace namespace)
+            throws Exception {
+        String crdName = "sprockets.starter.operatorstarter.dev";
+        try (ConfigurableApplicationContext context = application(LateCrdApplication.class, connection,
+                "server.port=0", "operator.informers.wait-for-sync-on-startup=false",
+                "operator.leader-election.enabled=false", "operator.informers.namespaces=" + namespace.name(),
+                "management.endpoint.health.show-details=always").web(WebApplicationType.REACTIVE).run()) {
+            String readiness = "http://localhost:" + context.getEnvironment().getProperty("local.server.port")
+                    + "/actuator/health/readiness";
+            // The CRD does not exist yet: the list fails, the informer has not synced, readiness is DOWN.
+            HttpResponse<String> down = await().atMost(WAIT).until(() -> get(readiness),
+                    response -> response.body().contains("\"lastError\""));
+            assertThat(down.statusCode()).isEqualTo(503);
+            JsonNode informers = JSON.readTree(down.body()).path("components").path("informers");
+            assertThat(informers.path("status").asString()).isEqualTo("DOWN");
+            assertThat(informers.path("details").path("sprockets.starter.operatorstarter.dev/" + namespace.name())
+                    .path("lastError").asString()).contains("404");
+
+            admin.apiextensionsV1().customResourceDefinitions().create(sprocketsCrd());
+
+            HttpResponse<String> up = await().atMost(WAIT).until(() -> get(readiness),
+                    response -> response.statusCode() == 200);
+            assertThat(JSON.readTree(up.body()).path("components").path("informers").path("status").asString())
+                    .isEqualTo("UP");
+            await().atMost(WAIT).until(() -> context.getBean(OperatorStatus.class).controllers().get(0).running());
+        } finally {
+            if (admin.apiextensionsV1().customResourceDefinitions().find(crdName).isPresent()) {
+                admin.apiextensionsV1().customResourceDefinitions().delete(crdName);
+            }
+        }
+    }
+
+    @Test
+    void aSecondReplicaTakesOverWithinSecondsOfTheLeadersGracefulShutdown(ClusterConnection connection,
+            TestNamespace namespace) {
+        // A lease of 30 s: without the release on shutdown, the takeover could not happen in under 30 s.
+        String[] replica = {"operator.leader-election.lease-name=takeover-" + UUID.randomUUID(),
+                "operator.leader-election.lease-namespace=" + namespace.name(),
+                "operator.leader-election.lease-duration=30s", "operator.leader-election.renew-deadline=20s",
+                "operator.leader-election.retry-period=1s", "operator.informers.namespaces=" + namespace.name()};
+        ConfigurableApplicationContext first = application(WidgetOperatorApplication.class, connection, replica)
+                .web(WebApplicationType.NONE).run();
+        try (ConfigurableApplicationContext second = application(WidgetOperatorApplication.class, connection, replica)
+                .web(WebApplicationType.NONE).run()) {
+            await().atMost(WAIT).until(() -> first.getBean(LeaderElector.class).isLeader());
+            await().atMost(WAIT).until(() -> !second.getBean(LeaderElector.class).leader().isEmpty());
+            assertThat(second.getBean(LeaderElector.class).isLeader()).isFalse();
+            assertThat(second.getBean(OperatorStatus.class).controllers()).allMatch(c -> !c.running());
+            assertThat(first.getBean(OperatorStatus.class).controllers()).allMatch(c -> c.running());
+            OperatorStatus firstStatus = first.getBean(OperatorStatus.class);
+
+            long closing = System.nanoTime();
+            first.close();
+            assertThat(firstStatus.controllers()).allMatch(c -> !c.running());
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> second.getBean(LeaderElector.class).isLeader());
+            long tookMillis = Duration.ofNanos(System.nanoTime() - closing).toMillis();
+            await().atMost(WAIT).until(() -> second.getBean(OperatorStatus.class).controllers().stream()
+                    .allMatch(c -> c.running()));
+            System.out.printf("second replica led %d ms after the first began its graceful shutdown (lease 30 s)%n",
+                    tookMillis);
+        } finally {
+            first.close();
+        }
+    }
+
+    @Test
+    void aStartRefusedByRbacIsExplainedWithTheIdentityTheVerbAndTheResource(ClusterConnection connection,
+            TestNamespace namespace, @TempDir Path folder) throws Exception {
+        Path kubeconfig = restrictedKubeconfig(connection, namespace, folder);
+
+        Throwable failure = catchThrowable(() -> new SpringApplicationBuilder(WidgetOperatorApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("operator.client.kubeconfig=" + kubeconfig, "operator.informers.cache-sync-timeout=5s",
+                        "operator.informers.namespaces=" + namespace.name(), "operator.leader-election.enabled=false",
+                        "operator.events.enabled=false")
+                .run());
+
+        assertThat(failure).hasRootCauseInstanceOf(CacheSyncException.class);
+        FailureAnalysis analysis = analyze(failure);
+        String identity = "system:serviceaccount:" + namespace.name() + ":nobody";
+        assertThat(analysis.getDescription())
+                .contains("did not sync within PT5S")
+                .contains("widgets.starter.operatorstarter.dev/" + namespace.name() + ": " + identity + " may not ")
+                .containsPattern("may not (list|watch) widgets\\.starter\\.operatorstarter\\.dev in namespace "
+                        + namespace.name() + " \\(403 Forbidden\\)")
+                .containsPattern("configmaps/" + namespace.name() + ": " + identity + " may not (list|watch) configmaps");
+        assertThat(analysis.getAction()).contains("Grant " + identity)
+                .contains("apiGroups: [\"starter.operatorstarter.dev\"]").contains("resources: [\"widgets\"]")
+                .contains("verbs: [\"get\", \"list\", \"watch\"]");
+    }
+
+    /** What Spring Boot prints: the first registered analyzer that understands the failure. */
+    private static FailureAnalysis analyze(Throwable failure) {
+        List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class,
+                SpringFactoriesLoader.FailureHandler.logging(
+                        org.apache.commons.logging.LogFactory.getLog(OperatorLifecycleIT.class)));
+        return analyzers.stream().map(analyzer -> analyzer.analyze(failure)).filter(Objects::nonNull).findFirst()
+                .orElseThrow(() -> new AssertionError("no failure analyzer explains " + failure));
+    }
+
+    /** A kubeconfig for a service account without any role, with a real token. */
+    private static Path restrictedKubeconfig(ClusterConnection connection, TestNamespace namespace, Path folder)
+            throws Exception {
+        admin.coreV1().serviceAccounts().inNamespace(namespace.name())
+                .create(new ServiceAccountBuilder().withNewMetadata().withName("nobody").endMetadata().build());
+        String token = admin.rest().post().groupVersion("", "v1").namespace(namespace.name())
+                .resource("serviceaccounts").name("nobody").subresource("token")
+                .body(Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "TokenRequest",
+                        "spec", Map.of("expirationSeconds", 3600)))
+                .execute(tools.jackson.databind.JsonNode.class).path("status").path("token").asString();
+        return Files.writeString(folder.resolve("kubeconfig"), "clusters: [{name: c, cluster: {server: \""
+                + connection.server() + "\", certificate-authority-data: " + Base64.getEncoder().encodeToString(
+                        connection.certificateAuthorityPem().getBytes(StandardCharsets.UTF_8))
+                + "}}]\ncontexts: [{name: c, context: {cluster: c, user: u, namespace: " + namespace.name()
+                + "}}]\ncurrent-context: c\nusers: [{name: u, user: {token: " + token + "}}]\n");
+    }
+
+    private static CustomResourceDefinition sprocketsCrd() {
+        return new CustomResourceDefinitionBuilder().withNewMetadata().withName("sprockets.starter.operatorstarter.dev")
+                .endMetadata().withNewSpec().withGroup("starter.operatorstarter.dev").withScope("Namespaced")
+                .withNewNames().withPlural("sprockets").withSingular("sprocket").withKind("Sprocket").endNames()
+                .addNewVersion().withName("v1").withServed(true).withStorage(true).withNewSchema()
+                .withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
+                .endOpenAPIV3Schema().endSchema().endVersion().endSpec().build();
+    }
+
+    private static HttpResponse<String> get(String url) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}

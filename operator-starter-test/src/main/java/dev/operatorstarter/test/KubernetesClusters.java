@@ -6,13 +6,51 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Starts a test cluster on the backend {@link ClusterBackend#select} picks, or on a named one. */
+/**
+ * Starts a test cluster on the backend {@link ClusterBackend#select} picks, or on a named one; and
+ * hands out the JVM's shared cluster, the one {@link KubernetesTest} classes and Spring tests use.
+ */
 public final class KubernetesClusters {
 
     private static final Logger log = LoggerFactory.getLogger(KubernetesClusters.class);
     private static final String K3S_CONTAINER_CLASS = "org.testcontainers.k3s.K3sContainer";
 
     private KubernetesClusters() {
+    }
+
+    /**
+     * The JVM's shared test cluster, the one {@link KubernetesTest} gives its test classes: started
+     * by the first call (from here, the JUnit extension or the Spring integration) on the backend
+     * {@link #start()} selects, and stopped by a JVM shutdown hook. Do not close it.
+     *
+     * <p>Blocks while another thread starts it. A cluster that could not start is not started again:
+     * every later call fails with the same cause.
+     *
+     * @return the running cluster, the same instance for every caller
+     * @throws ClusterStartException if the cluster could not be started, now or by an earlier call
+     */
+    public static KubernetesCluster shared() {
+        return SharedCluster.jvm().cluster();
+    }
+
+    /**
+     * Creates, or updates, the CustomResourceDefinitions of the classpath {@code resource} (YAML or
+     * JSON, several documents allowed) on the {@link #shared()} cluster, starting it if needed, and
+     * returns once each is Established; what {@link KubernetesTest#crds()} does for a test class.
+     *
+     * <p>Once per resource name and JVM: a resource installed before, by any caller, returns at
+     * once, so an edited manifest is not re-read in the same JVM. A failed installation is not
+     * remembered; the next call tries again.
+     *
+     * @param resource the manifest's classpath location, for example {@code crds/widgets.yaml}
+     * @param loader the class loader that finds {@code resource}, usually the test class's
+     * @throws ClusterStartException if the cluster could not be started, or the manifest is missing,
+     *         unreadable or holds anything but CRDs
+     * @throws RuntimeException another kind when the server refuses a CRD or does not establish it
+     *         within a minute; the message names the CRD
+     */
+    public static void installCrds(String resource, ClassLoader loader) {
+        SharedCluster.jvm().installCrdsOnce(resource, loader);
     }
 
     /** Starts a cluster on the selected backend (explicit choice, else K3s if Docker answers, else local). */

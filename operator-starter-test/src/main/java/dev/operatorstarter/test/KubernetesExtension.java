@@ -1,8 +1,6 @@
 package dev.operatorstarter.test;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import org.jspecify.annotations.Nullable;
+import java.util.Objects;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -11,9 +9,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
- * The JUnit 5 extension behind {@link KubernetesTest}: one cluster per JVM (kept in the root
- * context's store and closed when the run ends), CRDs installed before each class, and parameters
- * resolved per {@link KubernetesTest}'s contract.
+ * The JUnit 5 extension behind {@link KubernetesTest}: one cluster per JVM (started on first use,
+ * shared with the Spring TestContext integration, and stopped when the JVM exits), CRDs installed
+ * before each class (once per resource and JVM), and parameters resolved per
+ * {@link KubernetesTest}'s contract.
  *
  * <p>A cluster that fails to start fails every class that needs it with the same cause, without
  * starting (or building) again.
@@ -22,9 +21,20 @@ public final class KubernetesExtension implements BeforeAllCallback, ParameterRe
 
     private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(KubernetesExtension.class);
 
+    private final SharedCluster shared;
+
+    /** The extension on the JVM's shared cluster, as {@link KubernetesTest} registers it. */
+    public KubernetesExtension() {
+        this(SharedCluster.jvm());
+    }
+
+    /** The extension on another holder, for the harness's own tests. */
+    KubernetesExtension(SharedCluster shared) {
+        this.shared = Objects.requireNonNull(shared, "shared");
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) {
-        SharedCluster shared = shared(context);
         shared.cluster(); // a cluster that could not start fails the class here, before any test
         KubernetesTest annotation = AnnotationSupport.findAnnotation(context.getRequiredTestClass(), KubernetesTest.class)
                 .orElse(null);
@@ -44,7 +54,6 @@ public final class KubernetesExtension implements BeforeAllCallback, ParameterRe
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         Class<?> type = parameter.getParameter().getType();
-        SharedCluster shared = shared(context);
         if (type == ClusterConnection.class) {
             return shared.cluster().connection();
         }
@@ -60,61 +69,6 @@ public final class KubernetesExtension implements BeforeAllCallback, ParameterRe
                     ScopedNamespace.class).namespace;
         }
         throw new ParameterResolutionException("unsupported parameter type " + type.getName());
-    }
-
-    private static SharedCluster shared(ExtensionContext context) {
-        return context.getRoot().getStore(STORE).computeIfAbsent(SharedCluster.class, key -> SharedCluster.start(),
-                SharedCluster.class);
-    }
-
-    /** The JVM's cluster, or the failure that kept it from starting. Closed by JUnit at the end of the run. */
-    private static final class SharedCluster implements AutoCloseable {
-
-        private final @Nullable KubernetesCluster cluster;
-        private final @Nullable ClusterAccess access;
-        private final @Nullable RuntimeException failure;
-        private final Set<String> installedCrds = ConcurrentHashMap.newKeySet();
-
-        private SharedCluster(@Nullable KubernetesCluster cluster, @Nullable RuntimeException failure) {
-            this.cluster = cluster;
-            this.access = cluster == null ? null : new ClusterAccess(cluster.connection());
-            this.failure = failure;
-        }
-
-        static SharedCluster start() {
-            try {
-                return new SharedCluster(KubernetesClusters.start(), null);
-            } catch (RuntimeException e) {
-                return new SharedCluster(null, e);
-            }
-        }
-
-        KubernetesCluster cluster() {
-            if (cluster == null) {
-                throw new ClusterStartException("the test cluster for this run could not be started: "
-                        + (failure == null ? "unknown reason" : failure.getMessage()), failure);
-            }
-            return cluster;
-        }
-
-        ClusterAccess access() {
-            cluster();
-            return access;
-        }
-
-        synchronized void installCrdsOnce(String resource, ClassLoader loader) {
-            if (!installedCrds.contains(resource)) {
-                access().installCrds(resource, loader);
-                installedCrds.add(resource);
-            }
-        }
-
-        @Override
-        public void close() {
-            if (cluster != null) {
-                cluster.close();
-            }
-        }
     }
 
     /** A namespace that lives as long as the extension-context scope that created it. */

@@ -12,7 +12,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Runs a test class against a real Kubernetes API server.
  *
  * <p>One server is started per JVM, on first use, and shared by every annotated class; it is
- * stopped when the JVM's test run ends. Parameters of test methods, lifecycle methods and
+ * stopped when the JVM exits. A Spring test (any Spring TestContext test, {@code @SpringBootTest}
+ * among them) that also carries this annotation gets its application context pointed at that
+ * server, with the CRDs installed before the context refreshes; see
+ * {@code dev.operatorstarter.test.spring}. Parameters of test methods, lifecycle methods and
  * constructors may be of type {@link ClusterConnection}, {@link KubernetesCluster} or
  * {@link TestNamespace}. A {@code TestNamespace} is created for the scope that asks for it (a test
  * method, or the class for {@code @BeforeAll} and constructor parameters) and deleted when that

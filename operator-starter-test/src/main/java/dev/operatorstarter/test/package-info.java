@@ -8,7 +8,9 @@
  * {@link dev.operatorstarter.test.ClusterConnection}, the
  * {@link dev.operatorstarter.test.KubernetesCluster} itself, and throwaway
  * {@link dev.operatorstarter.test.TestNamespace}s; CRDs named on the annotation are installed and
- * Established before the first test runs.
+ * Established before the first test runs. {@link dev.operatorstarter.test.Eventually} waits for an
+ * outcome, such as a reconciler's write, by polling. A Spring test that carries the annotation gets
+ * its application context pointed at the same server ({@code dev.operatorstarter.test.spring}).
  *
  * <p>This module does not depend on {@code operator-runtime}, so the runtime's own tests can use it
  * without testing the runtime with itself.

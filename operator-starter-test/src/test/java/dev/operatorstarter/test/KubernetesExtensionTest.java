@@ -6,8 +6,10 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
@@ -17,6 +19,17 @@ import org.junit.platform.testkit.engine.EventType;
 class KubernetesExtensionTest {
 
     private static final String RUNNING_FIXTURES = "operator.test.fixtures";
+
+    private static final AtomicInteger FIXTURE_STARTS = new AtomicInteger();
+
+    /**
+     * The fixtures' cluster holder, one for both as the JVM has one for every class; not the JVM's
+     * own, whose memoised failure would outlive this test.
+     */
+    private static final SharedCluster FIXTURE_CLUSTER = new SharedCluster(() -> {
+        FIXTURE_STARTS.incrementAndGet();
+        return KubernetesClusters.start();
+    });
 
     @Test
     void aClusterThatCannotStartFailsEveryClassWithTheSameCauseAndIsTriedOnce(@TempDir Path temp) {
@@ -42,6 +55,7 @@ class KubernetesExtensionTest {
                 .hasMessageContaining("cannot read kubeconfig " + missing));
         assertThat(causes.get(0).getCause()).as("one attempt, one memoised failure")
                 .isNotNull().isSameAs(causes.get(1).getCause());
+        assertThat(FIXTURE_STARTS).hasValue(1);
     }
 
     private static Throwable throwable(Event event) {
@@ -50,17 +64,22 @@ class KubernetesExtensionTest {
                 .getThrowable().orElseThrow();
     }
 
-    @KubernetesTest
+    // What @KubernetesTest registers, on the fixtures' holder instead of the JVM's.
     @EnabledIfSystemProperty(named = RUNNING_FIXTURES, matches = "true")
     static class FirstFixture {
+        @RegisterExtension
+        static final KubernetesExtension KUBERNETES = new KubernetesExtension(FIXTURE_CLUSTER);
+
         @Test
         void needsTheCluster(ClusterConnection connection) {
         }
     }
 
-    @KubernetesTest
     @EnabledIfSystemProperty(named = RUNNING_FIXTURES, matches = "true")
     static class SecondFixture {
+        @RegisterExtension
+        static final KubernetesExtension KUBERNETES = new KubernetesExtension(FIXTURE_CLUSTER);
+
         @Test
         void needsTheCluster(ClusterConnection connection) {
         }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Polls a condition until it holds or a deadline passes. The harness never sleeps for a fixed
@@ -21,7 +22,8 @@ public final class Await {
      * attached to the timeout, except that an {@link Abort} thrown by the probe ends the wait at
      * once, as does an interrupt of the waiting thread.
      *
-     * @throws IllegalStateException after {@code timeout}, naming {@code what} was awaited, or when interrupted
+     * @throws TimedOut after {@code timeout}, naming {@code what} was awaited
+     * @throws IllegalStateException when the waiting thread is interrupted (its flag stays set)
      * @throws Abort when the probe decides that waiting longer is pointless
      */
     public static <T> T until(String what, Duration timeout, Duration interval, Supplier<Optional<T>> probe) {
@@ -43,7 +45,7 @@ public final class Await {
             }
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
-                throw new IllegalStateException("timed out after " + timeout.toSeconds() + "s waiting for " + what
+                throw new TimedOut("timed out after " + timeout.toSeconds() + "s waiting for " + what
                         + (lastFailure == null ? "" : "; last attempt failed with: " + lastFailure.getMessage()),
                         lastFailure);
             }
@@ -59,6 +61,15 @@ public final class Await {
     /** {@link #until} for a yes/no condition. */
     public static void condition(String what, Duration timeout, Duration interval, Supplier<Boolean> condition) {
         until(what, timeout, interval, () -> condition.get() ? Optional.of(Boolean.TRUE) : Optional.empty());
+    }
+
+    /** The deadline passed before the probe returned a value; the cause is the probe's last failure, if any. */
+    public static final class TimedOut extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        TimedOut(String message, @Nullable Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /** Thrown by a probe to stop waiting: what it waits for can no longer happen. */

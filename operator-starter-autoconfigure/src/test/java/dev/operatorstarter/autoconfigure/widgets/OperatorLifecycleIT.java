@@ -137,6 +137,24 @@ class OperatorLifecycleIT {
     }
 
     @Test
+    void shutdownLetsAReconcileInFlightFinishBeforeTheApplicationStops(ClusterConnection connection,
+            TestNamespace namespace) throws Exception {
+        ConfigurableApplicationContext context = application(SlowReconcileApplication.class, connection,
+                "operator.leader-election.enabled=false", "operator.informers.namespaces=" + namespace.name())
+                .web(WebApplicationType.NONE).run();
+        SlowReconcileApplication.Progress progress = context.getBean(SlowReconcileApplication.Progress.class);
+        admin.coreV1().configMaps().inNamespace(namespace.name())
+                .create(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName("slow")
+                        .endMetadata().build());
+        assertThat(progress.started.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(progress.outcome).as("a reconcile is in flight").hasValue("running");
+
+        context.close();
+
+        assertThat(progress.outcome).hasValue("finished");
+    }
+
+    @Test
     void aStartRefusedByRbacIsExplainedWithTheIdentityTheVerbAndTheResource(ClusterConnection connection,
             TestNamespace namespace, @TempDir Path folder) throws Exception {
         Path kubeconfig = restrictedKubeconfig(connection, namespace, folder);

@@ -15,8 +15,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Starts and stops the controllers of the {@link Reconciler} beans together: at start-up when
  * there is no leader election, else for each term of leadership (it is the elector's
- * {@link LeaderCallbacks}). Stopping lets reconciles in flight finish for up to the shutdown
- * timeout, shared by all controllers.
+ * {@link LeaderCallbacks}).
+ *
+ * <p>Stopping at shutdown ({@link #close()}, while this replica still holds and renews the
+ * lease) lets reconciles in flight finish for up to the shutdown timeout, shared by all
+ * controllers. Stopping because the term ended does not wait: another replica may lead already,
+ * so reconciles still running after one second are interrupted.
  */
 public final class ControllerManager implements LeaderCallbacks {
 
@@ -33,17 +37,21 @@ public final class ControllerManager implements LeaderCallbacks {
 
     private final List<Managed> controllers;
     private final Duration shutdownTimeout;
-    private final Runnable onLeadershipLost;
+    private final @Nullable Runnable shutdownOnLoss;
     private final Object lock = new Object();
     private final Map<String, String> startErrors = new ConcurrentHashMap<>();
     private volatile boolean closed;
     private volatile boolean active;
     private volatile @Nullable Thread starting;
 
-    ControllerManager(List<Managed> controllers, Duration shutdownTimeout, Runnable onLeadershipLost) {
+    /**
+     * @param shutdownOnLoss run once when leadership is lost, to end the application; null to
+     *     campaign again instead
+     */
+    ControllerManager(List<Managed> controllers, Duration shutdownTimeout, @Nullable Runnable shutdownOnLoss) {
         this.controllers = List.copyOf(controllers);
         this.shutdownTimeout = shutdownTimeout;
-        this.onLeadershipLost = onLeadershipLost;
+        this.shutdownOnLoss = shutdownOnLoss;
     }
 
     /** True while the controllers should run (leading, or no election) and the manager is open. */
@@ -96,11 +104,11 @@ public final class ControllerManager implements LeaderCallbacks {
         }
     }
 
-    /** Stops every controller, letting reconciles in flight finish within the shutdown timeout. */
-    void stopAll() {
+    /** Stops every controller, letting reconciles in flight finish within {@code drain} in all. */
+    private void stopAll(Duration drain) {
         synchronized (lock) {
             active = false;
-            long deadline = System.nanoTime() + shutdownTimeout.toNanos();
+            long deadline = System.nanoTime() + drain.toNanos();
             boolean interrupted = Thread.interrupted(); // a term's end interrupts its thread: drain anyway
             for (Managed managed : controllers) {
                 try {
@@ -115,32 +123,37 @@ public final class ControllerManager implements LeaderCallbacks {
         }
     }
 
-    /** Stops for good: interrupts a start in progress, then stops every controller. */
+    /**
+     * Stops for good: interrupts a start in progress, then stops every controller, letting
+     * reconciles in flight finish within the shutdown timeout.
+     */
     void close() {
         closed = true;
         Thread current = starting;
         if (current != null && current != Thread.currentThread()) {
             current.interrupt();
         }
-        stopAll();
+        stopAll(shutdownTimeout);
     }
 
+    /**
+     * Starts the controllers and returns; the term's end is handled by {@link #onStoppedLeading},
+     * which the elector always calls before a later term can start (so an old term never stops
+     * a new term's controllers).
+     */
     @Override
     public void onStartedLeading(Leadership leadership) {
         startAll();
-        try {
-            leadership.awaitEnd();
-        } catch (InterruptedException e) {
-            // the term ended: the elector interrupts the leader's thread
-        }
-        stopAll();
     }
 
     @Override
     public void onStoppedLeading() {
-        stopAll();
-        if (!closed) {
-            onLeadershipLost.run();
+        if (shutdownOnLoss != null && !closed) {
+            closed = true; // no new term may start the controllers while the application closes
+            stopAll(Duration.ZERO);
+            shutdownOnLoss.run();
+        } else {
+            stopAll(Duration.ZERO);
         }
     }
 }

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -145,17 +146,17 @@ public final class OperatorAutoConfiguration {
             ConfigurableApplicationContext context) {
         List<ControllerManager.Managed> controllers = definitions.all().stream()
                 .map(definition -> new ControllerManager.Managed(
-                        beanFactory.getBean(definition.beanName() + "Controller", Controller.class),
+                        beanFactory.getBean(definitions.controllerBeans().get(definition.beanName()), Controller.class),
                         definition.resource().getSimpleName()))
                 .toList();
-        Runnable onLost = properties.leaderElection().onLost() == OperatorProperties.OnLost.SHUTDOWN
+        Runnable shutdownOnLoss = properties.leaderElection().onLost() == OperatorProperties.OnLost.SHUTDOWN
                 ? () -> {
                     AvailabilityChangeEvent.publish(context, LivenessState.BROKEN);
                     Thread closer = new Thread(context::close, "operator-shutdown-after-lost-lease");
                     closer.start();
                 }
-                : () -> { };
-        return new ControllerManager(controllers, properties.controllers().shutdownTimeout(), onLost);
+                : null;
+        return new ControllerManager(controllers, properties.controllers().shutdownTimeout(), shutdownOnLoss);
     }
 
     @Bean
@@ -173,18 +174,24 @@ public final class OperatorAutoConfiguration {
 
     @Bean
     OperatorStatus operatorStatus(SharedInformerFactory informers, ControllerManager controllers,
-            ObjectProvider<LeaderElector> elector, ObjectProvider<LeaseSettings> lease) {
+            ConfigurableListableBeanFactory beanFactory, ObjectProvider<LeaseSettings> lease) {
         LeaseSettings settings = lease.getIfAvailable();
-        return new OperatorStatus(informers, controllers, elector.getIfAvailable(),
+        return new OperatorStatus(informers, controllers, operatorElector(beanFactory),
                 settings == null ? "" : settings.identity(), settings == null ? "" : settings.lease());
     }
 
     @Bean
     OperatorLifecycle operatorLifecycle(SharedInformerFactory informers, ControllerManager controllers,
-            ObjectProvider<LeaderElector> elector, ObjectProvider<EventBroadcaster> events,
+            ConfigurableListableBeanFactory beanFactory, ObjectProvider<EventBroadcaster> events,
             OperatorProperties properties) {
-        return new OperatorLifecycle(informers, controllers, elector.getIfAvailable(), events.getIfAvailable(),
+        return new OperatorLifecycle(informers, controllers, operatorElector(beanFactory), events.getIfAvailable(),
                 properties.informers());
+    }
+
+    /** The elector of the controllers, by name: an application's own LeaderElector beans are not ours to run. */
+    private static @Nullable LeaderElector operatorElector(ConfigurableListableBeanFactory beanFactory) {
+        return beanFactory.containsBean(LeaderElection.ELECTOR)
+                ? beanFactory.getBean(LeaderElection.ELECTOR, LeaderElector.class) : null;
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -203,6 +210,9 @@ public final class OperatorAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "operator.leader-election.enabled", matchIfMissing = true)
     static class LeaderElection {
 
+        /** The elector that gates the controllers; an application replaces it by defining a bean of this name. */
+        static final String ELECTOR = "operatorLeaderElector";
+
         @Bean
         LeaseSettings operatorLeaseSettings(OperatorProperties properties, ClientConfig config,
                 Environment environment) {
@@ -210,9 +220,9 @@ public final class OperatorAutoConfiguration {
                     environment.getProperty("spring.application.name"), System.getenv());
         }
 
-        @Bean(destroyMethod = "close")
-        @ConditionalOnMissingBean
-        LeaderElector leaderElector(KubernetesClient client, LeaseSettings lease, OperatorProperties properties,
+        @Bean(name = ELECTOR, destroyMethod = "close")
+        @ConditionalOnMissingBean(name = ELECTOR)
+        LeaderElector operatorLeaderElector(KubernetesClient client, LeaseSettings lease, OperatorProperties properties,
                 ControllerManager controllers, OperatorMetrics metrics) {
             OperatorProperties.LeaderElection election = properties.leaderElection();
             return new LeaderElector(LeaderElectionConfig

@@ -60,6 +60,11 @@ final class OperatorInformers {
         return informers;
     }
 
+    /** A lister over the primary informers of {@code definition} only (its namespaces and selector). */
+    <T extends HasMetadata> Lister<T> primaryLister(ReconcilerDefinition definition, Class<T> type) {
+        return listerOf(primaries(definition, type));
+    }
+
     /** A lister over every informer any reconciler has for {@code type}. */
     <T extends HasMetadata> Lister<T> lister(Class<T> type) {
         Set<SharedIndexInformer<T>> informers = new LinkedHashSet<>();
@@ -74,6 +79,10 @@ final class OperatorInformers {
         if (informers.isEmpty()) {
             throw new IllegalStateException("no reconciler informs on " + type.getName());
         }
+        return listerOf(informers);
+    }
+
+    private static <T extends HasMetadata> Lister<T> listerOf(java.util.Collection<SharedIndexInformer<T>> informers) {
         List<Lister<T>> listers = informers.stream().map(SharedIndexInformer::lister).toList();
         return listers.size() == 1 ? listers.get(0) : new UnionLister<>(listers);
     }

@@ -34,6 +34,7 @@ final class OperatorLifecycle implements SmartLifecycle {
     private final OperatorProperties.Informers properties;
     private final Object lock = new Object();
     private volatile boolean running;
+    private boolean stopped;
     private @Nullable Thread startup;
 
     OperatorLifecycle(SharedInformerFactory informers, ControllerManager controllers, @Nullable LeaderElector elector,
@@ -50,6 +51,10 @@ final class OperatorLifecycle implements SmartLifecycle {
         synchronized (lock) {
             if (running) {
                 return;
+            }
+            if (stopped) {
+                throw new IllegalStateException("the operator was stopped and cannot start again (informers cannot "
+                        + "be restarted): create a new application context");
             }
             running = true;
             if (events != null) {
@@ -114,6 +119,7 @@ final class OperatorLifecycle implements SmartLifecycle {
                 return;
             }
             running = false;
+            stopped = true;
             waiting = startup;
             startup = null;
         }

@@ -92,7 +92,7 @@ final class ReconcilerControllers {
         AtomicReference<Controller<T>> built = new AtomicReference<>();
         ResourceClient<T> resources = client.resources(type);
         Controller<T> controller = builder.build(new FinalizingHandler<>(annotation.finalizer(), handler,
-                (Cleaner<T>) cleaner, informers.lister(resource), () -> built.get().tracked(resources)));
+                (Cleaner<T>) cleaner, informers.primaryLister(definition, resource), () -> built.get().tracked(resources)));
         built.set(controller);
         return controller;
     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanDefinitionStoreException;
+import org.springframework.beans.factory.FactoryBean;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -40,23 +41,28 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
             throw new IllegalStateException("@Reconciler beans need a bean factory that accepts bean definitions");
         }
         List<ReconcilerDefinition> definitions = new ArrayList<>();
-        for (String beanName : beanFactory.getBeanNamesForAnnotation(Reconciler.class)) {
+        for (String beanName : beanFactory.getBeanDefinitionNames()) {
+            // allowFactoryBeanInit=false: a post-processor must not create beans before their time
             Reconciler annotation = beanFactory.findAnnotationOnBean(beanName, Reconciler.class, false);
             if (annotation != null) {
                 definitions.add(define(beanFactory, beanName, annotation));
             }
         }
         checkUniqueNames(definitions);
-        registry.registerBeanDefinition(DEFINITIONS_BEAN, definitionsBean(definitions));
         Map<Class<? extends HasMetadata>, Boolean> listers = new LinkedHashMap<>();
+        Map<String, String> controllerBeans = new LinkedHashMap<>();
         for (ReconcilerDefinition definition : definitions) {
-            registry.registerBeanDefinition(definition.beanName() + "Controller", controllerBean(definition));
+            String name = unusedName(registry, definition.beanName() + "Controller", definition.beanName() + ".controller");
+            registry.registerBeanDefinition(name, controllerBean(definition));
+            controllerBeans.put(definition.beanName(), name);
             definition.informedResources().forEach(type -> listers.put(type, true));
         }
+        registry.registerBeanDefinition(DEFINITIONS_BEAN, definitionsBean(definitions, controllerBeans));
         for (Class<? extends HasMetadata> type : listers.keySet()) {
             ResolvableType listerType = ResolvableType.forClassWithGenerics(Lister.class, type);
             if (beanFactory.getBeanNamesForType(listerType, true, false).length == 0) {
-                registry.registerBeanDefinition(listerName(type), listerBean(type, listerType));
+                registry.registerBeanDefinition(unusedName(registry, listerName(type), type.getName() + ".lister"),
+                        listerBean(type, listerType));
             }
         }
     }
@@ -68,6 +74,9 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
             beanFactory.getType(beanName, false); // resolves a @Bean method's return type into the definition
             ResolvableType beanType = ((RootBeanDefinition) beanFactory.getMergedBeanDefinition(beanName))
                     .getResolvableType();
+            if (beanType.as(FactoryBean.class) != ResolvableType.NONE) {
+                beanType = beanType.as(FactoryBean.class).getGeneric(0); // the handler a FactoryBean makes
+            }
             Class<?> inferred = beanType.as(ReconcileHandler.class).resolveGeneric(0);
             if (inferred == null || !HasMetadata.class.isAssignableFrom(inferred) || inferred == HasMetadata.class) {
                 throw new BeanDefinitionStoreException("@Reconciler bean '" + beanName + "' (" + beanType
@@ -100,9 +109,10 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
         }
     }
 
-    private static RootBeanDefinition definitionsBean(List<ReconcilerDefinition> definitions) {
-        List<ReconcilerDefinition> copy = List.copyOf(definitions);
-        RootBeanDefinition bean = new RootBeanDefinition(ReconcilerDefinitions.class, () -> new ReconcilerDefinitions(copy));
+    private static RootBeanDefinition definitionsBean(List<ReconcilerDefinition> definitions,
+            Map<String, String> controllerBeans) {
+        ReconcilerDefinitions all = new ReconcilerDefinitions(definitions, controllerBeans);
+        RootBeanDefinition bean = new RootBeanDefinition(ReconcilerDefinitions.class, () -> all);
         bean.setRole(RootBeanDefinition.ROLE_INFRASTRUCTURE);
         return bean;
     }
@@ -121,6 +131,18 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
         bean.setTargetType(listerType);
         bean.setInstanceSupplier(new ListerSupplier(type));
         return bean;
+    }
+
+    /** {@code preferred}, unless a bean of that name exists (two resources of one simple name, a user bean). */
+    private static String unusedName(BeanDefinitionRegistry registry, String preferred, String fallback) {
+        if (!registry.containsBeanDefinition(preferred)) {
+            return preferred;
+        }
+        if (!registry.containsBeanDefinition(fallback)) {
+            return fallback;
+        }
+        throw new BeanDefinitionStoreException("cannot name a bean of the operator: both '" + preferred + "' and '"
+                + fallback + "' exist already");
     }
 
     private static String listerName(Class<? extends HasMetadata> type) {
@@ -144,7 +166,17 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
         }
     }
 
-    /** The definitions found, as a bean. */
-    record ReconcilerDefinitions(List<ReconcilerDefinition> all) {
+    /**
+     * The definitions found, as a bean.
+     *
+     * @param all the reconcilers
+     * @param controllerBeans reconciler bean name → the name of its controller's bean
+     */
+    record ReconcilerDefinitions(List<ReconcilerDefinition> all, Map<String, String> controllerBeans) {
+
+        ReconcilerDefinitions {
+            all = List.copyOf(all);
+            controllerBeans = Map.copyOf(controllerBeans);
+        }
     }
 }

@@ -201,6 +201,35 @@ class OperatorAutoConfigurationTest {
     }
 
     @Test
+    void generatedBeanNamesGiveWayToTheApplicationsBeans() {
+        runner().withUserConfiguration(LambdaReconcilerConfiguration.class)
+                .withBean("configMapLister", String.class, () -> "the application's own bean")
+                .withBean("configMapReconcilerController", String.class, () -> "another one").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean("configMapLister")).isEqualTo("the application's own bean");
+                    assertThat(context.getBean(ConfigMap.class.getName() + ".lister")).isInstanceOf(Lister.class);
+                    assertThat(context.getBean("configMapReconciler.controller")).isInstanceOf(Controller.class);
+                    assertThat(context.getBean(ControllerManager.class).status()).extracting(s -> s.name())
+                            .containsExactly("settings");
+                });
+    }
+
+    @Test
+    void anApplicationsOwnLeaderElectorIsNotTheOneThatGatesTheControllers() {
+        runner().withPropertyValues("operator.leader-election.enabled=false")
+                .withBean("batchElector", LeaderElector.class, () -> new LeaderElector(
+                        dev.operatorstarter.leaderelection.LeaderElectionConfig.builder(
+                                dev.operatorstarter.leaderelection.LeaseLock.of(KubernetesClient.create(new ClientConfig(
+                                        URI.create("https://127.0.0.9:9"), TlsSettings.defaults(), Credentials.none(),
+                                        null, "x", "a test")), "x", "batch", "me"),
+                                leadership -> { }).build()))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(OperatorStatus.class).leaderElection().enabled()).isFalse();
+                });
+    }
+
+    @Test
     void leaderElectionCanBeSwitchedOffAndDefaultsTheLeaseFromTheApplication() {
         runner().withPropertyValues("spring.application.name=widgets").run(context -> {
             LeaseSettings lease = context.getBean(LeaseSettings.class);

@@ -1,9 +1,12 @@
 package dev.operatorstarter.autoconfigure.health;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.util.ClassUtils;
@@ -12,12 +15,15 @@ import org.springframework.util.ClassUtils;
  * Puts the operator's health indicators into the Kubernetes probe groups by default: readiness
  * waits for {@code informers} (caches synced), liveness also checks {@code controllers}. Added as
  * the lowest-precedence property source, so an application that configures either group's
- * {@code include} decides alone; nothing is added when the indicators are disabled (Boot would
- * otherwise reject a group naming a missing contributor).
+ * {@code include} decides alone; nothing is added when the indicators are disabled or the
+ * auto-configuration is excluded by {@code spring.autoconfigure.exclude} (Boot would otherwise
+ * reject a group naming a missing contributor). An exclusion in {@code @EnableAutoConfiguration}
+ * cannot be seen here: switch the operator off with {@code operator.enabled=false} instead.
  */
 public final class OperatorHealthGroupsEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
     static final String SOURCE = "operatorHealthGroups";
+    private static final String AUTO_CONFIGURATION = "dev.operatorstarter.autoconfigure.OperatorAutoConfiguration";
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
@@ -33,7 +39,9 @@ public final class OperatorHealthGroupsEnvironmentPostProcessor implements Envir
 
     private static boolean enabled(ConfigurableEnvironment environment) {
         boolean defaults = environment.getProperty("management.health.defaults.enabled", Boolean.class, true);
-        return environment.getProperty("operator.enabled", Boolean.class, true)
+        boolean excluded = Binder.get(environment).bind("spring.autoconfigure.exclude", Bindable.listOf(String.class))
+                .orElse(List.of()).stream().anyMatch(name -> name.strip().equals(AUTO_CONFIGURATION));
+        return !excluded && environment.getProperty("operator.enabled", Boolean.class, true)
                 && environment.getProperty("management.health.operator.enabled", Boolean.class, defaults)
                 && environment.getProperty("management.endpoint.health.probes.enabled", Boolean.class, true);
     }

@@ -2,7 +2,6 @@ package dev.operatorstarter.autoconfigure.testcontainers;
 
 import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
 import dev.operatorstarter.client.config.ClientConfig;
-import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,8 +63,6 @@ final class K3sContainerConnectionDetailsFactory
                 return KubeconfigLoader.load(file, null);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write the K3s container's kubeconfig to a temporary file", e);
-            } catch (ConfigException e) {
-                throw new ConfigException("the K3s container's kubeconfig: " + e.getMessage(), e);
             } finally {
                 if (file != null) {
                     try {

@@ -42,4 +42,13 @@ class OperatorHealthGroupsEnvironmentPostProcessorTest {
                     .as(disabled).isFalse();
         }
     }
+
+    @Test
+    void nothingIsAddedWhenTheAutoConfigurationIsExcluded() {
+        MockEnvironment environment = new MockEnvironment().withProperty("spring.autoconfigure.exclude",
+                "com.example.Other, dev.operatorstarter.autoconfigure.OperatorAutoConfiguration");
+        postProcessor.postProcessEnvironment(environment, new SpringApplication());
+        assertThat(environment.getPropertySources().contains(OperatorHealthGroupsEnvironmentPostProcessor.SOURCE))
+                .isFalse();
+    }
 }

@@ -38,28 +38,6 @@ final class Kubeconfigs {
                 """);
     }
 
-    /** A kubeconfig whose client certificate file does not exist. */
-    static Path missingCertificate(Path folder) {
-        return write(folder.resolve("broken-kubeconfig"), """
-                apiVersion: v1
-                kind: Config
-                current-context: one
-                clusters:
-                  - name: first
-                    cluster:
-                      server: https://127.0.0.1:1
-                      insecure-skip-tls-verify: true
-                users:
-                  - name: admin
-                    user:
-                      client-certificate: admin.crt
-                      client-key: admin.key
-                contexts:
-                  - name: one
-                    context: {cluster: first, user: admin}
-                """);
-    }
-
     private static Path write(Path file, String text) {
         try {
             return Files.writeString(file, text);

@@ -1,32 +1,25 @@
 package dev.operatorstarter.client.rest;
 
 import dev.operatorstarter.client.internal.Json;
-import io.fabric8.kubernetes.api.model.Status;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.MediaType;
-import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
-import tools.jackson.databind.JsonNode;
 
 /**
  * One request, built fluently (client-go's {@code rest.Request}): method, API group and version,
@@ -46,8 +39,6 @@ import tools.jackson.databind.JsonNode;
  */
 public final class Request {
 
-    private static final JacksonJsonDecoder WATCH_DECODER = watchDecoder();
-    private static final ResolvableType RAW_EVENT = ResolvableType.forClass(RawWatchEvent.class);
 
     private final HttpTransport transport;
     private final HttpMethod method;
@@ -223,33 +214,10 @@ public final class Request {
     public <T> Flux<WatchEvent<T>> watch(JavaType type) {
         param("watch", "true");
         HttpTransport.RequestSpec spec = spec();
-        return transport.stream(spec, response -> WATCH_DECODER.decode(
-                        response.body(BodyExtractors.toDataBuffers()).map(Request::onHeap), RAW_EVENT,
-                        MediaType.APPLICATION_JSON, Map.of()))
-                .map(raw -> Request.<T>event((RawWatchEvent) raw, type, spec));
+        return transport.stream(spec, response -> WatchDecoding.decode(response.body(BodyExtractors.toDataBuffers()),
+                type, spec.describe()));
     }
 
-    /**
-     * Copies a network chunk to the heap and releases it at once. Spring's Jackson tokenizer
-     * releases a chunk it fails to parse and Reactor then discards (releases) it again; on a
-     * pooled Netty buffer that second release frees memory Netty still uses. A heap copy of each
-     * chunk (never of the whole stream) makes the second release harmless.
-     */
-    private static DataBuffer onHeap(DataBuffer chunk) {
-        try {
-            byte[] bytes = new byte[chunk.readableByteCount()];
-            chunk.read(bytes);
-            return DefaultDataBufferFactory.sharedInstance.wrap(bytes);
-        } finally {
-            DataBufferUtils.release(chunk);
-        }
-    }
-
-    private static JacksonJsonDecoder watchDecoder() {
-        JacksonJsonDecoder decoder = new JacksonJsonDecoder(Json.MAPPER);
-        decoder.setMaxInMemorySize(-1); // one event may be large (a big Secret or CRD)
-        return decoder;
-    }
 
     private HttpTransport.RequestSpec spec() {
         Object payload = null;
@@ -291,36 +259,6 @@ public final class Request {
         });
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T> WatchEvent<T> event(RawWatchEvent raw, JavaType type, HttpTransport.RequestSpec spec) {
-        String eventType = raw.type() == null ? "" : raw.type();
-        JsonNode object = raw.object();
-        if (object == null || object.isNull()) {
-            throw new KubernetesClientException(spec.describe() + " sent a " + eventType + " watch event without object");
-        }
-        try {
-            return switch (eventType) {
-                case "ADDED" -> new WatchEvent.Added<>((T) Json.MAPPER.treeToValue(object, type));
-                case "MODIFIED" -> new WatchEvent.Modified<>((T) Json.MAPPER.treeToValue(object, type));
-                case "DELETED" -> new WatchEvent.Deleted<>((T) Json.MAPPER.treeToValue(object, type));
-                case "BOOKMARK" -> bookmark(object);
-                case "ERROR" -> new WatchEvent.Error<>(Json.MAPPER.treeToValue(object, Status.class));
-                default -> throw new KubernetesClientException(spec.describe() + " sent a watch event of unknown type \""
-                        + eventType + "\"");
-            };
-        } catch (JacksonException e) {
-            throw new KubernetesClientException(spec.describe() + " sent a " + eventType + " watch event whose object is "
-                    + "not a valid " + type.getRawClass().getSimpleName() + ": " + e.getOriginalMessage(), e);
-        }
-    }
-
-    private static <T> WatchEvent<T> bookmark(JsonNode object) {
-        JsonNode metadata = object.path("metadata");
-        Map<String, String> annotations = new HashMap<>();
-        metadata.path("annotations").properties().forEach(entry -> annotations.put(entry.getKey(),
-                entry.getValue().asString("")));
-        return new WatchEvent.Bookmark<>(metadata.path("resourceVersion").asString(""), annotations);
-    }
 
     private static String segment(String value, String what) {
         if (value == null || value.isEmpty() || value.contains("/") || value.equals(".") || value.equals("..")) {
@@ -333,7 +271,4 @@ public final class Request {
         return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
-    /** A watch event as sent: the type, and the object still as a tree until the type says what it is. */
-    record RawWatchEvent(@Nullable String type, @Nullable JsonNode object) {
-    }
 }

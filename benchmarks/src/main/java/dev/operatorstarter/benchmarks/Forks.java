@@ -1,0 +1,47 @@
+package dev.operatorstarter.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs a main class of this module in a fresh JVM (same java, same classpath) and returns its RESULT line. */
+final class Forks {
+
+    private Forks() {
+    }
+
+    static String[] run(Class<?> main, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("-Xmx2g");
+        command.add("-XX:+UseG1GC");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(main.getName());
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String result = null;
+        StringBuilder output = new StringBuilder();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.startsWith("RESULT ")) {
+                    result = line.substring("RESULT ".length());
+                } else if (output.length() < 20_000) {
+                    output.append(line).append('\n');
+                }
+            }
+        }
+        if (!process.waitFor(10, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+        }
+        if (result == null) {
+            throw new IllegalStateException(main.getSimpleName() + " " + String.join(" ", args)
+                    + " printed no result (exit " + process.exitValue() + "):\n" + output);
+        }
+        return result.split(" ");
+    }
+}

@@ -1,0 +1,123 @@
+package dev.operatorstarter.benchmarks;
+
+import dev.operatorstarter.cache.InformerOptions;
+import dev.operatorstarter.cache.InformerScope;
+import dev.operatorstarter.cache.SharedInformerFactory;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ConfigMapList;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * One measurement in a fresh JVM: one subject's informer over one namespace, from creating the
+ * client until the cache has synced, then the heap it retains after a full GC. Prints one line:
+ * {@code RESULT <syncMillis> <retainedBytes> <cachedObjects>}.
+ *
+ * <p>Usage: {@code InformerRun <subject> <configmaps|pods> <namespace> <kubeconfig>}
+ */
+public final class InformerRun {
+
+    private InformerRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Subject subject = Subject.parse(args[0]);
+        boolean pods = args[1].equals("pods");
+        String namespace = args[2];
+        Path kubeconfig = Path.of(args[3]);
+        long baseline = usedHeapAfterGc();
+        long started = System.nanoTime();
+        Cache cache = switch (subject) {
+            case OURS, OURS_NO_TRANSFORM -> ours(subject, pods, namespace, kubeconfig);
+            case FABRIC8 -> fabric8(pods, namespace, kubeconfig);
+            case OFFICIAL -> official(pods, namespace, kubeconfig);
+        };
+        long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        while (!cache.synced().getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(subject + " did not sync within 5 minutes");
+            }
+            Thread.onSpinWait();
+            Thread.sleep(1);
+        }
+        long syncMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        long retained = usedHeapAfterGc() - baseline;
+        int size = cache.size().getAsInt();
+        System.out.println("RESULT " + syncMillis + " " + retained + " " + size);
+        System.out.flush();
+        Runtime.getRuntime().halt(0); // no client shutdown noise in the measurement's output
+    }
+
+    /** What the measurement needs of a cache; holding it keeps the informer reachable. */
+    private record Cache(BooleanSupplier synced, IntSupplier size, Object keepAlive) {
+    }
+
+    private static Cache ours(Subject subject, boolean pods, String namespace, Path kubeconfig) {
+        KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null));
+        InformerOptions.Builder options = InformerOptions.builder();
+        if (subject == Subject.OURS_NO_TRANSFORM) {
+            options.transform(UnaryOperator.<HasMetadata>identity());
+        }
+        SharedInformerFactory factory = new SharedInformerFactory(client, options.build());
+        Class<? extends HasMetadata> type = pods ? Pod.class : ConfigMap.class;
+        dev.operatorstarter.cache.SharedIndexInformer<? extends HasMetadata> informer = factory.informerFor(type,
+                InformerScope.namespace(namespace));
+        factory.start();
+        return new Cache(informer::hasSynced, () -> informer.indexer().size(), factory);
+    }
+
+    private static Cache fabric8(boolean pods, String namespace, Path kubeconfig) throws Exception {
+        Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
+        io.fabric8.kubernetes.client.KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+        io.fabric8.kubernetes.client.informers.SharedIndexInformer<? extends HasMetadata> informer = pods
+                ? client.pods().inNamespace(namespace).inform()
+                : client.configMaps().inNamespace(namespace).inform();
+        return new Cache(informer::hasSynced, () -> informer.getIndexer().list().size(), client);
+    }
+
+    private static Cache official(boolean pods, String namespace, Path kubeconfig) throws Exception {
+        ApiClient client = io.kubernetes.client.util.Config.fromConfig(kubeconfig.toString());
+        client.setReadTimeout(0); // watches
+        io.kubernetes.client.informer.SharedInformerFactory factory = new io.kubernetes.client.informer.SharedInformerFactory(client);
+        io.kubernetes.client.informer.SharedIndexInformer<?> informer = pods
+                ? informer(factory, client, V1Pod.class, V1PodList.class, "pods", namespace)
+                : informer(factory, client, V1ConfigMap.class, V1ConfigMapList.class, "configmaps", namespace);
+        factory.startAllRegisteredInformers();
+        return new Cache(informer::hasSynced, () -> informer.getIndexer().list().size(), factory);
+    }
+
+    private static <T extends KubernetesObject, L extends KubernetesListObject> io.kubernetes.client.informer.SharedIndexInformer<T>
+            informer(io.kubernetes.client.informer.SharedInformerFactory factory, ApiClient client, Class<T> type,
+                    Class<L> listType, String plural, String namespace) {
+        return factory.sharedIndexInformerFor(new GenericKubernetesApi<>(type, listType, "", "v1", plural, client), type,
+                0L, namespace);
+    }
+
+    static long usedHeapAfterGc() throws InterruptedException {
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 4; i++) {
+            System.gc();
+            Thread.sleep(100);
+            used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        }
+        return used;
+    }
+}

@@ -1,0 +1,28 @@
+package dev.operatorstarter.benchmarks;
+
+import java.util.Locale;
+
+/** A client measured by the macro benchmarks. */
+enum Subject {
+    /** Our informer with the default transform (managedFields dropped, strings shared). */
+    OURS,
+    /** Our informer caching objects exactly as received. */
+    OURS_NO_TRANSFORM,
+    /** fabric8 kubernetes-client 8.0 (vertx 4 HTTP client). */
+    FABRIC8,
+    /** The official Kubernetes Java client (client-java-extended). */
+    OFFICIAL;
+
+    String label() {
+        return switch (this) {
+            case OURS -> "ours (default transform)";
+            case OURS_NO_TRANSFORM -> "ours (no transform)";
+            case FABRIC8 -> "fabric8 8.0.0";
+            case OFFICIAL -> "official client-java 25.0.0";
+        };
+    }
+
+    static Subject parse(String text) {
+        return valueOf(text.toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
+}

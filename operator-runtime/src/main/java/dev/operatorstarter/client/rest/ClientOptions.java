@@ -27,13 +27,17 @@ import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
  *     doubled each time up to {@code maxRetryDelay}; default 500 ms
  * @param maxRetryDelay the longest single wait between retries, also capping {@code Retry-After}; default 30 s
  * @param tokenFileRefresh how often a token file is read again (besides after a 401); default 1 min, as client-go
+ * @param idleConnectionTimeout a pooled connection unused for this long is closed rather than
+ *     reused; default 60 s, below the API server's own idle timeout (90 s), so the client never
+ *     sends a request on a connection the server is closing
  * @param interceptors filters around every HTTP attempt, innermost last (client-go's
  *     {@code WrapTransport}): they see the request with its credentials and the raw response
  * @param metrics receives one call per attempt; default {@link RequestMetrics#NONE}
  */
 public record ClientOptions(String userAgent, Duration connectTimeout, Duration requestTimeout,
         @Nullable RateLimit rateLimit, int maxRetries, Duration retryBackoff, Duration maxRetryDelay,
-        Duration tokenFileRefresh, List<ExchangeFilterFunction> interceptors, RequestMetrics metrics) {
+        Duration tokenFileRefresh, Duration idleConnectionTimeout, List<ExchangeFilterFunction> interceptors,
+        RequestMetrics metrics) {
 
     public ClientOptions {
         Objects.requireNonNull(userAgent, "userAgent");
@@ -42,6 +46,7 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         positive(retryBackoff, "retryBackoff");
         positive(maxRetryDelay, "maxRetryDelay");
         positive(tokenFileRefresh, "tokenFileRefresh");
+        positive(idleConnectionTimeout, "idleConnectionTimeout");
         if (maxRetries < 0) {
             throw new IllegalArgumentException("maxRetries must be 0 or more, was " + maxRetries);
         }
@@ -80,6 +85,7 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         builder.retryBackoff = retryBackoff;
         builder.maxRetryDelay = maxRetryDelay;
         builder.tokenFileRefresh = tokenFileRefresh;
+        builder.idleConnectionTimeout = idleConnectionTimeout;
         builder.interceptors.addAll(interceptors);
         builder.metrics = metrics;
         return builder;
@@ -96,6 +102,7 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         private Duration retryBackoff = Duration.ofMillis(500);
         private Duration maxRetryDelay = Duration.ofSeconds(30);
         private Duration tokenFileRefresh = Duration.ofMinutes(1);
+        private Duration idleConnectionTimeout = Duration.ofSeconds(60);
         private final List<ExchangeFilterFunction> interceptors = new ArrayList<>();
         private RequestMetrics metrics = RequestMetrics.NONE;
 
@@ -142,6 +149,11 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
             return this;
         }
 
+        public Builder idleConnectionTimeout(Duration idleConnectionTimeout) {
+            this.idleConnectionTimeout = idleConnectionTimeout;
+            return this;
+        }
+
         /** Adds a filter around every HTTP attempt; the last added is closest to the network. */
         public Builder interceptor(ExchangeFilterFunction interceptor) {
             this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
@@ -155,7 +167,7 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
 
         public ClientOptions build() {
             return new ClientOptions(userAgent, connectTimeout, requestTimeout, rateLimit, maxRetries, retryBackoff,
-                    maxRetryDelay, tokenFileRefresh, interceptors, metrics);
+                    maxRetryDelay, tokenFileRefresh, idleConnectionTimeout, interceptors, metrics);
         }
     }
 }

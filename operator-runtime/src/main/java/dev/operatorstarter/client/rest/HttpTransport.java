@@ -92,13 +92,17 @@ final class HttpTransport implements AutoCloseable {
         this.config = config;
         this.options = options;
         RotatingKeyManager keys = new RotatingKeyManager(config.tls().clientCertificate());
+        long idleMillis = options.idleConnectionTimeout().toMillis();
         this.connections = ConnectionProvider.builder("operator-starter")
                 .maxConnections(512)
                 .pendingAcquireMaxCount(-1)
-                .maxIdleTime(Duration.ofSeconds(90))
-                // a connection opened before the client certificate rotated keeps the old identity
-                .evictionPredicate((connection, metadata) ->
-                        System.currentTimeMillis() - metadata.lifeTime() <= keys.rotatedAtMillis())
+                // A custom eviction predicate replaces maxIdleTime, so it checks idleness itself: a
+                // connection idle past the server's idle timeout is closed there, and two such
+                // connections in a row fail a request with "Error while acquiring".
+                .evictionPredicate((connection, metadata) -> metadata.idleTime() >= idleMillis
+                        // a connection opened before the client certificate rotated keeps the old identity
+                        || System.currentTimeMillis() - metadata.lifeTime() <= keys.rotatedAtMillis())
+                .evictInBackground(options.idleConnectionTimeout())
                 .build();
         this.loops = LoopResources.create("operator-starter-http",
                 Math.max(2, Runtime.getRuntime().availableProcessors()), true);

@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -137,12 +138,20 @@ final class FaultServer implements AutoCloseable {
     }
 
     private boolean secure;
+    private int idleTimeoutMillis;
+
+    /** Closes a connection that sends no request for {@code idle}, as the API server does after 90 s. */
+    FaultServer closingIdleConnectionsAfter(Duration idle) {
+        this.idleTimeoutMillis = (int) idle.toMillis();
+        return this;
+    }
 
     FaultServer start() {
         executor.execute(() -> {
             while (!socket.isClosed()) {
                 try {
                     Socket connection = socket.accept();
+                    connection.setSoTimeout(idleTimeoutMillis);
                     open.add(connection);
                     executor.execute(() -> serve(connection));
                 } catch (IOException e) {

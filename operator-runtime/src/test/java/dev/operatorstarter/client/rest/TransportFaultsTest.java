@@ -64,6 +64,32 @@ class TransportFaultsTest {
     }
 
     @Test
+    void connectionsTheServerClosedWhileIdleAreNeverReused() throws Exception {
+        RestClient client = connect(new FaultServer(request -> Reply.json(200, CONFIG_MAP))
+                .closingIdleConnectionsAfter(Duration.ofMillis(400)), fastRetries(0).toBuilder()
+                .idleConnectionTimeout(Duration.ofMillis(200)).build());
+        // Several pooled connections at once, as informers and workers make them.
+        java.util.concurrent.ExecutorService parallel = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            java.util.List<java.util.concurrent.Future<ConfigMap>> reads = new java.util.ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                reads.add(parallel.submit(() -> getConfigMap(client).execute(ConfigMap.class)));
+            }
+            for (java.util.concurrent.Future<ConfigMap> read : reads) {
+                read.get();
+            }
+        } finally {
+            parallel.shutdownNow();
+        }
+        assertThat(server.closedConnections()).as("connections closed so far").isZero();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> server.openConnections() == 0); // the server closed them all while idle
+
+        assertThat(getConfigMap(client).execute(ConfigMap.class).getData()).containsEntry("k", "v");
+        assertThat(getConfigMap(client).execute(ConfigMap.class).getData()).containsEntry("k", "v");
+    }
+
+    @Test
     void tooManyRequestsWithRetryAfterIsRetriedUntilItSucceeds() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         RestClient client = connect(new FaultServer(request -> calls.incrementAndGet() <= 2

@@ -13,12 +13,8 @@ import org.springframework.http.MediaType;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import reactor.core.publisher.Flux;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.core.ObjectReadContext;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.util.TokenBuffer;
 
 /**
  * Turns the bytes of a watch response, in whatever chunks the network delivers them, into
@@ -64,20 +60,20 @@ public final class WatchDecoding {
         return decoder;
     }
 
+    @SuppressWarnings("unchecked")
     private static <T> WatchEvent<T> event(RawWatchEvent raw, JavaType type, String source) {
         String eventType = raw.type() == null ? "" : raw.type();
-        TokenBuffer object = raw.object();
-        if (object == null || object.firstToken() == null || object.firstToken() == JsonToken.VALUE_NULL) {
+        JsonNode object = raw.object();
+        if (object == null || object.isNull()) {
             throw new KubernetesClientException(source + " sent a " + eventType + " watch event without object");
         }
-        // The object's tokens were kept as they came: typed now, in one pass, without building a tree.
-        try (JsonParser parser = object.asParser(ObjectReadContext.empty())) {
+        try {
             return switch (eventType) {
-                case "ADDED" -> new WatchEvent.Added<>(Json.MAPPER.<T>readValue(parser, type));
-                case "MODIFIED" -> new WatchEvent.Modified<>(Json.MAPPER.<T>readValue(parser, type));
-                case "DELETED" -> new WatchEvent.Deleted<>(Json.MAPPER.<T>readValue(parser, type));
-                case "BOOKMARK" -> bookmark(Json.MAPPER.readTree(parser));
-                case "ERROR" -> new WatchEvent.Error<>(Json.MAPPER.readValue(parser, Status.class));
+                case "ADDED" -> new WatchEvent.Added<>((T) Json.MAPPER.treeToValue(object, type));
+                case "MODIFIED" -> new WatchEvent.Modified<>((T) Json.MAPPER.treeToValue(object, type));
+                case "DELETED" -> new WatchEvent.Deleted<>((T) Json.MAPPER.treeToValue(object, type));
+                case "BOOKMARK" -> bookmark(object);
+                case "ERROR" -> new WatchEvent.Error<>(Json.MAPPER.treeToValue(object, Status.class));
                 default -> throw new KubernetesClientException(source + " sent a watch event of unknown type \""
                         + eventType + "\"");
             };
@@ -95,7 +91,7 @@ public final class WatchDecoding {
         return new WatchEvent.Bookmark<>(metadata.path("resourceVersion").asString(""), annotations);
     }
 
-    /** A watch event as sent: the type, and the object's tokens, kept until the type says what it is. */
-    record RawWatchEvent(@Nullable String type, @Nullable TokenBuffer object) {
+    /** A watch event as sent: the type, and the object still as a tree until the type says what it is. */
+    record RawWatchEvent(@Nullable String type, @Nullable JsonNode object) {
     }
 }

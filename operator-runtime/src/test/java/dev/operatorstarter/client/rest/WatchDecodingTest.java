@@ -1,0 +1,83 @@
+package dev.operatorstarter.client.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.operatorstarter.client.internal.Json;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import reactor.core.publisher.Flux;
+
+class WatchDecodingTest {
+
+    private static Pod pod(String name) {
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace("shop").addToLabels("app", "web")
+                .endMetadata().withNewSpec().addNewContainer().withName("app").withImage("web:1")
+                .withNewResources().addToRequests("cpu", new Quantity("250m")).addToLimits("memory", new Quantity("512Mi"))
+                .endResources().withNewReadinessProbe().withNewHttpGet().withPath("/ready")
+                .withPort(new IntOrString("http")).endHttpGet().endReadinessProbe()
+                .withNewLivenessProbe().withNewTcpSocket().withPort(new IntOrString(8080)).endTcpSocket().endLivenessProbe()
+                .endContainer().endSpec().build();
+    }
+
+    /** The bytes of {@code events} (one JSON object per line) cut into {@code size}-byte chunks. */
+    private static Flux<DataBuffer> chunks(int size, Map<?, ?>... events) {
+        StringBuilder text = new StringBuilder();
+        for (Map<?, ?> event : events) {
+            text.append(Json.MAPPER.writeValueAsString(event)).append('\n');
+        }
+        byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+        List<byte[]> parts = new ArrayList<>();
+        for (int offset = 0; offset < bytes.length; offset += size) {
+            parts.add(Arrays.copyOfRange(bytes, offset, Math.min(bytes.length, offset + size)));
+        }
+        return Flux.fromIterable(parts).map(DefaultDataBufferFactory.sharedInstance::wrap);
+    }
+
+    @Test
+    void podsWithIntOrStringPortsAndQuantitiesDecodeIntactWhateverTheChunking() {
+        Pod first = pod("a");
+        Pod second = pod("b");
+        for (int size : new int[] {1, 7, 64, 100_000}) {
+            List<WatchEvent<Pod>> events = WatchDecoding.<Pod>decode(chunks(size, Map.of("type", "ADDED", "object", first),
+                    Map.of("type", "MODIFIED", "object", second)), Json.MAPPER.constructType(Pod.class), "test")
+                    .collectList().block();
+            assertThat(events).as("chunks of %d bytes", size)
+                    .containsExactly(new WatchEvent.Added<>(first), new WatchEvent.Modified<>(second));
+        }
+    }
+
+    @Test
+    void bookmarksAndErrorsKeepTheirOwnShapes() {
+        List<WatchEvent<Pod>> events = WatchDecoding.<Pod>decode(chunks(5,
+                Map.of("type", "BOOKMARK", "object", Map.of("kind", "Pod", "apiVersion", "v1", "metadata",
+                        Map.of("resourceVersion", "42", "annotations", Map.of("k8s.io/initial-events-end", "true")))),
+                Map.of("type", "ERROR", "object", Map.of("kind", "Status", "apiVersion", "v1", "status", "Failure",
+                        "reason", "Expired", "code", 410, "message", "too old resource version"))),
+                Json.MAPPER.constructType(Pod.class), "test").collectList().block();
+        assertThat(events.get(0)).isInstanceOfSatisfying(WatchEvent.Bookmark.class, bookmark -> {
+            assertThat(bookmark.resourceVersion()).isEqualTo("42");
+            assertThat(bookmark.endsInitialEvents()).isTrue();
+        });
+        assertThat(events.get(1)).isInstanceOfSatisfying(WatchEvent.Error.class,
+                error -> assertThat(error.status().getCode()).isEqualTo(410));
+    }
+
+    @Test
+    void anEventWithoutObjectFailsNamingTheSource() {
+        assertThatThrownBy(() -> WatchDecoding.<Pod>decode(chunks(16, Map.of("type", "ADDED")),
+                Json.MAPPER.constructType(Pod.class), "GET /api/v1/pods").blockLast())
+                .isInstanceOf(KubernetesClientException.class).hasMessageContaining("GET /api/v1/pods")
+                .hasMessageContaining("without object");
+    }
+}

@@ -183,13 +183,13 @@ public final class Suite {
         StringBuilder table = new StringBuilder("### Watch throughput ceiling\n\n" + String.format("%,d", size.watchEvents())
                 + " ADDED events of ~1 KiB ConfigMaps streamed by an in-process HTTP server as fast as the client "
                 + "reads; events per second delivered to an informer handler, from the first to the last; min / median / "
-                + "max of " + (size == Size.QUICK ? 1 : 3) + " fresh JVMs.\n\n| subject | events per second |\n|---|---|\n");
+                + "max of " + watchRuns(size) + " fresh JVMs.\n\n| subject | events per second |\n|---|---|\n");
         byte[] stream = DecodeBenchmark.watchStream(size.watchEvents());
         Map<Subject, Stats> results = new LinkedHashMap<>();
         try (WatchServer server = new WatchServer()) {
             Path kubeconfig = server.kubeconfig(work.resolve("fake-kubeconfig"));
             Map<Subject, List<Long>> rates = new LinkedHashMap<>();
-            for (int run = 0; run < Math.max(3, size.runs()) - (size == Size.QUICK ? 2 : 0); run++) {
+            for (int run = 0; run < watchRuns(size); run++) {
                 for (Subject subject : List.of(Subject.OURS, Subject.FABRIC8, Subject.OFFICIAL)) {
                     server.serve(stream);
                     String[] result = Forks.run(WatchRun.class, subject.name(), kubeconfig.toString(),
@@ -203,6 +203,10 @@ public final class Suite {
         results.forEach((subject, stats) -> table.append("| ").append(subject.label()).append(" | ")
                 .append(stats.format("", 1).strip()).append(" |\n"));
         return table.toString();
+    }
+
+    private static int watchRuns(Size size) {
+        return size == Size.QUICK ? 1 : size.runs();
     }
 
     private static String jmh(Size size) throws Exception {

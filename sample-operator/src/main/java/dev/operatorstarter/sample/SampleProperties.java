@@ -1,0 +1,26 @@
+package dev.operatorstarter.sample;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The sample operator's own settings, under {@code sample.*}.
+ *
+ * @param siteImage the web-server image each site's Deployment runs; it must serve
+ *        {@code /usr/share/nginx/html} on port 8080 as a non-root user
+ * @param siteIndex where the directory of every site's address is kept
+ */
+@ConfigurationProperties("sample")
+public record SampleProperties(@DefaultValue("nginxinc/nginx-unprivileged:1.27-alpine") String siteImage,
+        @DefaultValue IndexLocation siteIndex) {
+
+    /**
+     * The site index ConfigMap.
+     *
+     * @param namespace its namespace; default the client's namespace (the operator pod's own in a cluster)
+     * @param name its name
+     */
+    public record IndexLocation(@Nullable String namespace, @DefaultValue("static-sites") String name) {
+    }
+}

@@ -1,0 +1,140 @@
+package dev.operatorstarter.sample;
+
+import dev.operatorstarter.autoconfigure.Cleaner;
+import dev.operatorstarter.autoconfigure.Reconciler;
+import dev.operatorstarter.cache.Lister;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.PatchOptions;
+import dev.operatorstarter.client.rest.PatchType;
+import dev.operatorstarter.controller.Conditions;
+import dev.operatorstarter.controller.ReconcileHandler;
+import dev.operatorstarter.controller.Request;
+import dev.operatorstarter.controller.Result;
+import dev.operatorstarter.controller.Writes;
+import dev.operatorstarter.event.EventRecorder;
+import dev.operatorstarter.event.EventType;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Component;
+
+/**
+ * Brings each {@link StaticSite} to life: applies its ConfigMap, Deployment and Service (server-side
+ * apply, owned through controller references, so the garbage collector deletes them with the
+ * site), publishes its address in the {@link SiteIndex}, and reports {@code Ready} and
+ * {@code Progressing} conditions with the generation they describe. Its finalizer removes the
+ * site's index entry before the site goes, which owner references cannot do across namespaces.
+ *
+ * <p>Every step is idempotent, so a reconcile may run any number of times: the applies change
+ * nothing when nothing changed, and status and Events are written only on a change.
+ */
+@Component
+@Reconciler(owns = {ConfigMap.class, Deployment.class, Service.class}, finalizer = StaticSiteReconciler.FINALIZER,
+        generationChanged = true)
+public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Cleaner<StaticSite> {
+
+    /** Held by every site until its index entry is removed. */
+    public static final String FINALIZER = StaticSite.GROUP + "/site-index";
+
+    private static final Logger log = LoggerFactory.getLogger(StaticSiteReconciler.class);
+
+    private final Lister<StaticSite> sites;
+    private final KubernetesClient client;
+    private final EventRecorder events;
+    private final SiteIndex index;
+    private final String siteImage;
+    private final Clock clock;
+
+    public StaticSiteReconciler(Lister<StaticSite> sites, KubernetesClient client, EventRecorder events,
+            SampleProperties properties, ObjectProvider<Clock> clock) {
+        this.sites = sites;
+        this.client = client;
+        this.events = events;
+        String indexNamespace = properties.siteIndex().namespace();
+        this.index = new SiteIndex(client.coreV1().configMaps().inNamespace(indexNamespace == null
+                || indexNamespace.isBlank() ? client.config().namespace() : indexNamespace), properties.siteIndex().name());
+        this.siteImage = properties.siteImage();
+        this.clock = clock.getIfAvailable(Clock::systemUTC);
+    }
+
+    @Override
+    public Result reconcile(Request request) {
+        Optional<StaticSite> found = sites.namespace(request.namespace()).get(request.name());
+        if (found.isEmpty()) {
+            return Result.done(); // deleted: the garbage collector removes what it owned
+        }
+        StaticSite site = found.get();
+        String namespace = request.namespace();
+        PatchOptions apply = PatchOptions.forceApply(SampleOperatorApplication.NAME);
+        client.coreV1().configMaps().inNamespace(namespace).apply(SiteResources.content(site), apply);
+        Deployment deployment = client.appsV1().deployments().inNamespace(namespace)
+                .apply(SiteResources.deployment(site, siteImage), apply);
+        client.coreV1().services().inNamespace(namespace).apply(SiteResources.service(site), apply);
+        String url = SiteResources.url(site);
+        index.publish(site, url);
+        updateStatus(site, deployment, url);
+        return Result.done(); // the Deployment's status changes reconcile the site again
+    }
+
+    @Override
+    public void cleanup(StaticSite site) {
+        index.unpublish(site);
+        log.info("Removed {}/{} from the site index", site.getMetadata().getNamespace(), site.getMetadata().getName());
+    }
+
+    private void updateStatus(StaticSite site, Deployment deployment, String url) {
+        long generation = Objects.requireNonNullElse(site.getMetadata().getGeneration(), 0L);
+        int wanted = site.getSpec().replicas();
+        DeploymentStatus rollout = deployment.getStatus();
+        int available = rollout == null ? 0 : Objects.requireNonNullElse(rollout.getAvailableReplicas(), 0);
+        boolean rolledOut = rollout != null && rollout.getObservedGeneration() != null
+                && rollout.getObservedGeneration() >= Objects.requireNonNullElse(deployment.getMetadata().getGeneration(), 0L)
+                && Objects.requireNonNullElse(rollout.getUpdatedReplicas(), 0) == wanted
+                && Objects.requireNonNullElse(rollout.getReplicas(), 0) == wanted && available == wanted;
+
+        StaticSiteStatus current = site.getStatus();
+        List<Condition> conditions = current == null ? null : current.conditions();
+        conditions = Conditions.set(conditions, condition(StaticSiteStatus.READY, rolledOut, generation,
+                rolledOut ? "Available" : "RollingOut",
+                rolledOut ? available + " of " + wanted + " web servers serve the current content"
+                        : available + " of " + wanted + " web servers available, rollout in progress"), clock);
+        conditions = Conditions.set(conditions, condition(StaticSiteStatus.PROGRESSING, !rolledOut, generation,
+                rolledOut ? "RolledOut" : "RollingOut",
+                rolledOut ? "the web servers run the current content" : "waiting for the web servers to roll out"), clock);
+        StaticSiteStatus next = new StaticSiteStatus(generation, available, url, conditions);
+        if (next.equals(current)) {
+            return;
+        }
+        log.info("{}/{} generation {}: {} of {} web servers available, Ready={}", site.getMetadata().getNamespace(),
+                site.getMetadata().getName(), generation, available, wanted, rolledOut);
+        client.resources(StaticSite.class).inNamespace(site.getMetadata().getNamespace())
+                .patchStatus(site.getMetadata().getName(), PatchType.MERGE, Map.of("status", next), PatchOptions.none());
+        boolean wasReady = current != null && Conditions.isTrue(current.conditions(), StaticSiteStatus.READY);
+        if (current == null || !Objects.equals(current.observedGeneration(), generation)) {
+            events.event(site, EventType.NORMAL, "Applied", "Apply", "generation " + generation + ": "
+                    + site.getSpec().content().size() + " file(s), " + wanted + " replica(s)");
+        }
+        if (rolledOut && !wasReady) {
+            events.event(site, EventType.NORMAL, "Available", "Rollout", "serving at " + url);
+        } else if (!rolledOut && wasReady) {
+            events.event(site, EventType.WARNING, "Unavailable", "Rollout",
+                    available + " of " + wanted + " web servers available");
+        }
+    }
+
+    private static Condition condition(String type, boolean status, long generation, String reason, String message) {
+        return new ConditionBuilder().withType(type).withStatus(status ? "True" : "False")
+                .withObservedGeneration(generation).withReason(reason).withMessage(message).build();
+    }
+}

@@ -1,0 +1,233 @@
+package dev.operatorstarter.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.InstallCommand;
+import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.PatchOptions;
+import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.config.ClientConfig;
+import dev.operatorstarter.client.config.InClusterConfig;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.client.rest.PatchType;
+import dev.operatorstarter.controller.Conditions;
+import dev.operatorstarter.test.ClusterConnection;
+import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.TestNamespace;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+
+/**
+ * The Helm chart installed into the real API server by Helm, and the sample operator run as the
+ * chart's ServiceAccount: with a real token from the TokenRequest API, the in-cluster configuration
+ * code path (token, CA and namespace files, {@code KUBERNETES_SERVICE_HOST/PORT}) and the
+ * environment the chart gives the pod. A full reconcile, leader election and the finalizer succeed
+ * with the chart's permissions; with one rule taken out of the installed role, the operator names
+ * the refused verb and resource.
+ *
+ * <p>The release installs with {@code crds.install=false}: the CRD is cluster-wide and the other
+ * tests of this JVM install it too, without Helm's ownership labels, which Helm would refuse to
+ * adopt. {@code ChartTest} checks the CRD the chart renders.
+ */
+@KubernetesTest(crds = Examples.CRD)
+@ExtendWith(OutputCaptureExtension.class)
+class ChartRbacIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final String CHART = "sample-operator";
+
+    private static KubernetesClient admin;
+    private final Deque<AutoCloseable> cleanUp = new ArrayDeque<>(); // closed last first
+
+    @BeforeAll
+    static void connect(ClusterConnection connection) {
+        admin = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        while (!cleanUp.isEmpty()) {
+            cleanUp.pop().close();
+        }
+    }
+
+    @Test
+    void asTheChartsServiceAccountTheOperatorReconcilesLeadsAndFinalizes(ClusterConnection connection,
+            TestNamespace namespace, @TempDir Path folder) throws Exception {
+        String release = install(connection, namespace, Map.of("replicaCount", 2));
+        String fullname = release + "-" + CHART;
+
+        ConfigurableApplicationContext operator = run(connection, namespace, folder, fullname);
+
+        assertThat(operator.getBean(KubernetesClient.class).config().source()).startsWith("in-cluster");
+        ResourceClient<StaticSite> sites = admin.resources(StaticSite.class).inNamespace(namespace.name());
+        sites.create(StaticSite.of("charted", 1, Map.of("index.html", "<h1>charted</h1>")));
+        StaticSiteStatus status = awaitStatus(sites, "charted", s -> s.observedGeneration() != null);
+        assertThat(Conditions.isTrue(status.conditions(), StaticSiteStatus.PROGRESSING)).isTrue();
+        assertThat(admin.coreV1().configMaps().inNamespace(namespace.name()).find("charted-content")).isPresent();
+        assertThat(admin.coreV1().services().inNamespace(namespace.name()).find("charted")).isPresent();
+        Deployment deployment = admin.appsV1().deployments().inNamespace(namespace.name()).get("charted");
+        await().atMost(WAIT).until(() -> admin.eventsV1().events().inNamespace(namespace.name()).list().items().stream()
+                .map(Event::getReason).anyMatch("Applied"::equals));
+        ResourceClient<ConfigMap> releaseConfigMaps = admin.coreV1().configMaps().inNamespace(namespace.name());
+        await().atMost(WAIT).until(() -> releaseConfigMaps.find(fullname + "-sites")
+                .map(index -> index.getData().containsKey(namespace.name() + "_charted")).orElse(false));
+        Lease lease = admin.coordinationV1().leases().inNamespace(namespace.name()).get(fullname + "-leader");
+        assertThat(lease.getSpec().getHolderIdentity()).isNotBlank();
+
+        admin.appsV1().deployments().inNamespace(namespace.name()).patchStatus("charted", PatchType.MERGE,
+                Map.of("status", Map.of("observedGeneration", deployment.getMetadata().getGeneration(), "replicas", 1,
+                        "updatedReplicas", 1, "readyReplicas", 1, "availableReplicas", 1)), PatchOptions.none());
+        awaitStatus(sites, "charted", s -> Conditions.isTrue(s.conditions(), StaticSiteStatus.READY));
+
+        sites.delete("charted");
+        await().atMost(WAIT).until(() -> sites.find("charted").isEmpty());
+        assertThat(releaseConfigMaps.get(fullname + "-sites").getData()).doesNotContainKey(namespace.name() + "_charted");
+        MeterRegistry meters = operator.getBean(MeterRegistry.class);
+        assertThat(meters.get("controller.runtime.reconcile.errors").counter().count())
+                .as("no reconcile was refused").isZero();
+    }
+
+    @Test
+    void withoutTheDeploymentsRuleTheOperatorDoesNotStartAndNamesTheRefusedVerbAndResource(
+            ClusterConnection connection, TestNamespace namespace, @TempDir Path folder) throws Exception {
+        String release = install(connection, namespace, Map.of());
+        String fullname = release + "-" + CHART;
+        removeFromClusterRole(fullname, rule -> rule.getResources().contains("deployments"));
+
+        Throwable failure = catchThrowable(() -> run(connection, namespace, folder, fullname));
+
+        String identity = "system:serviceaccount:" + namespace.name() + ":" + fullname;
+        FailureAnalysis analysis = analyze(failure);
+        assertThat(analysis.getDescription()).containsPattern(identity + " may not (list|watch) deployments\\.apps");
+        assertThat(analysis.getAction()).contains("Grant " + identity).contains("apiGroups: [\"apps\"]")
+                .contains("resources: [\"deployments\"]");
+    }
+
+    @Test
+    void withoutPatchOnTheStatusTheReconcileFailsNamingTheVerbAndTheSubresource(ClusterConnection connection,
+            TestNamespace namespace, @TempDir Path folder, CapturedOutput output) throws Exception {
+        String release = install(connection, namespace, Map.of());
+        String fullname = release + "-" + CHART;
+        removeFromClusterRole(fullname, rule -> rule.getResources().contains("staticsites/status"));
+        run(connection, namespace, folder, fullname);
+
+        admin.resources(StaticSite.class).inNamespace(namespace.name())
+                .create(StaticSite.of("refused", 1, Map.of("index.html", "<h1>refused</h1>")));
+
+        String identity = "system:serviceaccount:" + namespace.name() + ":" + fullname;
+        await().atMost(WAIT).until(() -> output.getOut().contains("reconcile of " + namespace.name() + "/refused failed"));
+        assertThat(output.getOut()).contains("User \"" + identity + "\" cannot patch resource \"staticsites/status\" "
+                + "in API group \"sample.operatorstarter.dev\" in the namespace \"" + namespace.name() + "\"");
+        assertThat(admin.resources(StaticSite.class).inNamespace(namespace.name()).get("refused").getStatus()).isNull();
+    }
+
+    /** {@code helm install} of the chart into {@code namespace}; uninstalled after the test. */
+    private String install(ClusterConnection connection, TestNamespace namespace, Map<String, Object> values) {
+        String release = namespace.name();
+        InstallCommand install = Chart.helm().install().withName(release).withNamespace(namespace.name())
+                .withKubeConfig(connection.kubeconfig()).set("crds.install", false);
+        values.forEach(install::set);
+        assertThat(install.call().getStatus()).isEqualTo("deployed");
+        cleanUp.push(() -> Helm.uninstall(release).withNamespace(namespace.name()).withKubeConfig(connection.kubeconfig())
+                .call());
+        return release;
+    }
+
+    /** Takes the rules {@code which} selects out of the installed ClusterRole, as an administrator would. */
+    private static void removeFromClusterRole(String name, Predicate<PolicyRule> which) {
+        ResourceClient<ClusterRole> roles = admin.rbacV1().clusterRoles();
+        ClusterRole role = roles.get(name);
+        int before = role.getRules().size();
+        role.getRules().removeIf(which);
+        assertThat(role.getRules()).as("one rule removed").hasSize(before - 1);
+        roles.update(role);
+    }
+
+    /**
+     * Starts the sample operator as the pod the chart describes: in-cluster configuration from a
+     * service-account folder holding a TokenRequest token for the chart's ServiceAccount, and the
+     * Deployment's environment (as installed) as environment variables.
+     */
+    private ConfigurableApplicationContext run(ClusterConnection connection, TestNamespace namespace, Path folder,
+            String fullname) throws Exception {
+        Deployment pod = admin.appsV1().deployments().inNamespace(namespace.name()).get(fullname);
+        String account = pod.getSpec().getTemplate().getSpec().getServiceAccountName();
+        String token = admin.rest().post().groupVersion("", "v1").namespace(namespace.name()).resource("serviceaccounts")
+                .name(account).subresource("token")
+                .body(Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "TokenRequest",
+                        "spec", Map.of("expirationSeconds", 3600)))
+                .execute(tools.jackson.databind.JsonNode.class).path("status").path("token").asString();
+        Path serviceAccount = Files.createDirectories(folder.resolve("serviceaccount"));
+        Files.writeString(serviceAccount.resolve("token"), token);
+        Files.writeString(serviceAccount.resolve("ca.crt"), connection.certificateAuthorityPem());
+        Files.writeString(serviceAccount.resolve("namespace"), namespace.name());
+        ClientConfig inCluster = InClusterConfig.load(Map.of("KUBERNETES_SERVICE_HOST", connection.server().getHost(),
+                "KUBERNETES_SERVICE_PORT", String.valueOf(connection.server().getPort())), serviceAccount);
+
+        Map<String, Object> environment = new LinkedHashMap<>();
+        pod.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().forEach(variable -> environment.put(
+                variable.getName(), variable.getValue() != null ? variable.getValue()
+                        : "metadata.namespace".equals(variable.getValueFrom().getFieldRef().getFieldPath()) ? namespace.name()
+                        : fullname + "-pod"));
+        environment.put("SERVER_PORT", "0");
+        environment.put("OPERATOR_INFORMERS_CACHESYNCTIMEOUT", "10s");
+
+        SpringApplication application = new SpringApplication(SampleOperatorApplication.class);
+        application.addInitializers(context -> {
+            // a "-systemEnvironment" name gets Boot's relaxed mapping of OPERATOR_X_Y to operator.x.y
+            context.getEnvironment().getPropertySources()
+                    .addFirst(new SystemEnvironmentPropertySource("chart-systemEnvironment", environment));
+            context.getBeanFactory().registerSingleton("inClusterConnectionDetails",
+                    (KubernetesConnectionDetails) () -> inCluster);
+        });
+        ConfigurableApplicationContext context = application.run();
+        cleanUp.push(context::close);
+        return context;
+    }
+
+    private static StaticSiteStatus awaitStatus(ResourceClient<StaticSite> sites, String name,
+            Predicate<StaticSiteStatus> condition) {
+        return await().atMost(WAIT).until(() -> sites.get(name).getStatus(), s -> s != null && condition.test(s));
+    }
+
+    /** What Spring Boot prints for a failed start: the first analyzer that explains it. */
+    private static FailureAnalysis analyze(Throwable failure) {
+        assertThat(failure).as("the start failed").isNotNull();
+        return SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class,
+                        SpringFactoriesLoader.FailureHandler.logging(
+                                org.apache.commons.logging.LogFactory.getLog(ChartRbacIT.class)))
+                .stream().map(analyzer -> analyzer.analyze(failure)).filter(java.util.Objects::nonNull).findFirst()
+                .orElseThrow(() -> new AssertionError("no failure analyzer explains " + failure, failure));
+    }
+}

@@ -1,0 +1,243 @@
+package dev.operatorstarter.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.marcnuri.helm.LintResult;
+import dev.operatorstarter.sample.Chart.Manifests;
+import java.nio.file.Files;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The Helm chart, linted and rendered by Helm, holds to the conventions the chart promises: least
+ * privilege (exactly the permissions the operator uses), leader election with more than one
+ * replica, a pod that meets the {@code restricted} Pod Security Standard, probes on the actuator
+ * groups, the CRD as rendered from its single copy, and a values schema that rejects typos.
+ * {@code ChartRbacIT} installs it into the real API server and proves the permissions suffice.
+ */
+class ChartTest {
+
+    static final String RELEASE = "sites";
+    static final String NAMESPACE = "operators";
+    static final String FULLNAME = "sites-sample-operator";
+
+    /** What StaticSiteReconciler, its informers, the event recorder and the finalizer use, in any namespace. */
+    static final List<String> OPERATOR_PERMISSIONS = List.of(
+            "/configmaps:create", "/configmaps:get", "/configmaps:list", "/configmaps:patch", "/configmaps:watch",
+            "/services:create", "/services:get", "/services:list", "/services:patch", "/services:watch",
+            "apps/deployments:create", "apps/deployments:get", "apps/deployments:list", "apps/deployments:patch",
+            "apps/deployments:watch",
+            "events.k8s.io/events:create", "events.k8s.io/events:patch",
+            "sample.operatorstarter.dev/staticsites/finalizers:update",
+            "sample.operatorstarter.dev/staticsites/status:get", "sample.operatorstarter.dev/staticsites/status:patch",
+            "sample.operatorstarter.dev/staticsites/status:update",
+            "sample.operatorstarter.dev/staticsites:get", "sample.operatorstarter.dev/staticsites:list",
+            "sample.operatorstarter.dev/staticsites:patch", "sample.operatorstarter.dev/staticsites:watch");
+
+    /** The site index ConfigMap, in the release namespace. */
+    static final List<String> INDEX_PERMISSIONS = List.of("/configmaps:create", "/configmaps:get@" + FULLNAME + "-sites",
+            "/configmaps:patch@" + FULLNAME + "-sites");
+
+    /** The leader-election Lease, in the release namespace. */
+    static final List<String> LEASE_PERMISSIONS = List.of("coordination.k8s.io/leases:create",
+            "coordination.k8s.io/leases:get@" + FULLNAME + "-leader", "coordination.k8s.io/leases:update@" + FULLNAME + "-leader");
+
+    @Test
+    void helmLintsTheChartStrictlyWithoutFindings() {
+        LintResult lint = Chart.helm().lint().strict().call();
+
+        assertThat(lint.isFailed()).as("%s", lint.getMessages()).isFalse();
+        assertThat(lint.getMessages()).noneMatch(message -> message.contains("[ERROR]") || message.contains("[WARNING]"));
+    }
+
+    @Test
+    void byDefaultTheOperatorMayDoExactlyWhatItUsesClusterWideAndNoMore() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of());
+
+        JsonNode clusterRole = chart.one("ClusterRole");
+        assertThat(Chart.permissions(clusterRole)).containsExactlyElementsOf(OPERATOR_PERMISSIONS);
+        JsonNode binding = chart.one("ClusterRoleBinding");
+        assertThat(binding.at("/roleRef/name").asString()).isEqualTo(clusterRole.at("/metadata/name").asString());
+        assertBoundToTheServiceAccount(chart, binding);
+
+        JsonNode role = chart.one("Role");
+        assertThat(role.at("/metadata/namespace").asString()).isEqualTo(NAMESPACE);
+        assertThat(Chart.permissions(role)).as("no Lease rules while leader election is off")
+                .containsExactlyElementsOf(INDEX_PERMISSIONS);
+        assertBoundToTheServiceAccount(chart, chart.one("RoleBinding"));
+        assertThat(chart.environment()).containsEntry("SAMPLE_SITEINDEX_NAME", FULLNAME + "-sites")
+                .containsEntry("SAMPLE_SITEINDEX_NAMESPACE", "fieldRef:metadata.namespace")
+                .doesNotContainKey("OPERATOR_INFORMERS_NAMESPACES");
+        for (JsonNode anyRole : concat(chart.all("ClusterRole"), chart.all("Role"))) {
+            assertThat(Chart.permissions(anyRole)).noneMatch(p -> p.contains("*") || p.endsWith(":delete")
+                    || p.contains("/secrets:"));
+        }
+    }
+
+    @Test
+    void moreThanOneReplicaSwitchesLeaderElectionOnWithALeaseRoleForExactlyItsLease() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("replicaCount", 3));
+
+        assertThat(chart.one("Deployment").at("/spec/replicas").asInt()).isEqualTo(3);
+        assertThat(chart.environment()).containsEntry("OPERATOR_LEADERELECTION_ENABLED", "true")
+                .containsEntry("OPERATOR_LEADERELECTION_LEASENAME", FULLNAME + "-leader")
+                .containsEntry("OPERATOR_LEADERELECTION_LEASENAMESPACE", "fieldRef:metadata.namespace");
+        assertThat(Chart.permissions(chart.one("Role")))
+                .containsExactlyInAnyOrderElementsOf(concat(INDEX_PERMISSIONS, LEASE_PERMISSIONS));
+
+        assertThat(Chart.render(RELEASE, NAMESPACE, Map.of()).environment())
+                .containsEntry("OPERATOR_LEADERELECTION_ENABLED", "false");
+        assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("leaderElection.enabled", true)).environment())
+                .containsEntry("OPERATOR_LEADERELECTION_ENABLED", "true");
+    }
+
+    @Test
+    void watchingNamedNamespacesGrantsRolesThereAndNothingClusterWide() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("watchNamespaces[0]", "team-a", "watchNamespaces[1]", "team-b"));
+
+        assertThat(chart.all("ClusterRole")).isEmpty();
+        assertThat(chart.all("ClusterRoleBinding")).isEmpty();
+        for (String namespace : List.of("team-a", "team-b")) {
+            JsonNode role = chart.all("Role").stream()
+                    .filter(r -> namespace.equals(r.at("/metadata/namespace").asString())).findFirst().orElseThrow();
+            assertThat(Chart.permissions(role)).containsExactlyElementsOf(OPERATOR_PERMISSIONS);
+            assertThat(chart.all("RoleBinding")).anyMatch(b -> namespace.equals(b.at("/metadata/namespace").asString())
+                    && role.at("/metadata/name").asString().equals(b.at("/roleRef/name").asString()));
+        }
+        assertThat(chart.environment()).containsEntry("OPERATOR_INFORMERS_NAMESPACES", "team-a,team-b");
+    }
+
+    @Test
+    void theOperatorPodMeetsTheRestrictedPodSecurityStandard() {
+        JsonNode pod = Chart.render(RELEASE, NAMESPACE, Map.of()).one("Deployment").at("/spec/template/spec");
+
+        assertThat(pod.at("/securityContext/runAsNonRoot").asBoolean()).isTrue();
+        assertThat(pod.at("/securityContext/seccompProfile/type").asString()).isEqualTo("RuntimeDefault");
+        assertThat(pod.at("/hostNetwork").asBoolean(false)).isFalse();
+        for (JsonNode container : pod.path("containers")) {
+            JsonNode security = container.path("securityContext");
+            assertThat(security.at("/allowPrivilegeEscalation").isBoolean()).isTrue();
+            assertThat(security.at("/allowPrivilegeEscalation").asBoolean()).isFalse();
+            assertThat(security.at("/capabilities/drop").valueStream().map(JsonNode::asString)).containsExactly("ALL");
+            assertThat(security.at("/capabilities/add").isMissingNode()).isTrue();
+            assertThat(security.at("/privileged").asBoolean(false)).isFalse();
+            assertThat(security.at("/readOnlyRootFilesystem").asBoolean()).isTrue();
+            assertThat(container.at("/resources/requests/memory").isString()).isTrue();
+            assertThat(container.at("/resources/limits/memory").isString()).isTrue();
+        }
+        assertThat(pod.at("/volumes").valueStream().filter(v -> v.has("hostPath"))).isEmpty();
+        assertThat(pod.at("/volumes").valueStream().map(v -> v.path("name").asString()))
+                .as("a writable /tmp beside the read-only root").isNotEmpty();
+    }
+
+    @Test
+    void probesUseTheActuatorHealthGroupsAndTheMetricsServiceTheNamedPort() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of());
+        JsonNode container = chart.one("Deployment").at("/spec/template/spec/containers/0");
+
+        assertThat(container.at("/ports").valueStream().map(port -> port.path("name").asString() + ":"
+                + port.path("containerPort").asInt())).contains("http:8080");
+        assertThat(container.at("/livenessProbe/httpGet/path").asString()).isEqualTo("/actuator/health/liveness");
+        assertThat(container.at("/readinessProbe/httpGet/path").asString()).isEqualTo("/actuator/health/readiness");
+        assertThat(container.at("/startupProbe/httpGet/path").asString()).isEqualTo("/actuator/health/liveness");
+        JsonNode service = chart.one("Service");
+        assertThat(service.at("/spec/ports/0/name").asString()).isEqualTo("http-metrics");
+        assertThat(service.at("/spec/ports/0/targetPort").asString()).isEqualTo("http");
+        assertThat(chart.one("Deployment").at("/spec/template/spec/serviceAccountName").asString())
+                .isEqualTo(chart.one("ServiceAccount").at("/metadata/name").asString());
+    }
+
+    @Test
+    void theCrdIsRenderedFromItsSingleCopyAndKeptOnUninstall() throws Exception {
+        JsonNode rendered = Chart.render(RELEASE, NAMESPACE, Map.of()).one("CustomResourceDefinition");
+        JsonNode file = Examples.read(Examples.CRD, JsonNode.class);
+
+        assertThat(rendered).isEqualTo(file);
+        assertThat(rendered.at("/metadata/annotations/helm.sh~1resource-policy").asString()).isEqualTo("keep");
+        assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("crds.install", false)).all("CustomResourceDefinition"))
+                .isEmpty();
+        assertThat(Files.exists(Chart.DIRECTORY.resolve("crds"))).as("Helm would never upgrade a crds/ folder").isFalse();
+    }
+
+    @Test
+    void optionalServiceMonitorDisruptionBudgetAndDashboardAreOffByDefaultAndRenderWhenAskedFor() {
+        Manifests defaults = Chart.render(RELEASE, NAMESPACE, Map.of());
+        assertThat(defaults.all("ServiceMonitor")).isEmpty();
+        assertThat(defaults.all("PodDisruptionBudget")).isEmpty();
+        assertThat(defaults.all("ConfigMap")).isEmpty();
+
+        Manifests all = Chart.render(RELEASE, NAMESPACE, Map.of("metrics.serviceMonitor.enabled", true,
+                "podDisruptionBudget.enabled", true, "grafanaDashboard.enabled", true, "replicaCount", 2));
+        JsonNode monitor = all.one("ServiceMonitor");
+        assertThat(monitor.at("/spec/endpoints/0/port").asString()).isEqualTo("http-metrics");
+        assertThat(monitor.at("/spec/endpoints/0/path").asString()).isEqualTo("/actuator/prometheus");
+        assertThat(all.one("PodDisruptionBudget").at("/spec/selector/matchLabels"))
+                .isEqualTo(all.one("Deployment").at("/spec/selector/matchLabels"));
+        assertThat(all.one("ConfigMap").at("/metadata/labels/grafana_dashboard").asString()).isEqualTo("1");
+    }
+
+    @Test
+    void theGrafanaDashboardQueriesOnlyMetricsTheOperatorExports() throws Exception {
+        JsonNode configMap = Chart.render(RELEASE, NAMESPACE, Map.of("grafanaDashboard.enabled", true)).one("ConfigMap");
+        String json = configMap.path("data").values().iterator().next().asString();
+        JsonNode dashboard = JsonMapper.builder().build().readTree(json);
+
+        Set<String> queried = new HashSet<>();
+        Pattern metric = Pattern.compile("\\b((?:controller_runtime|workqueue|rest_client|leader_election|reflector|watch"
+                + "|informer|jvm|process)_[a-z_]+)");
+        List<String> expressions = dashboard.findValues("expr").stream().map(JsonNode::asString).toList();
+        assertThat(expressions).hasSizeGreaterThan(10);
+        for (String expression : expressions) {
+            Matcher matcher = metric.matcher(expression);
+            while (matcher.find()) {
+                queried.add(matcher.group(1).replaceAll("_(bucket|count|sum|max)$", ""));
+            }
+        }
+        assertThat(queried).contains("controller_runtime_reconcile_total", "controller_runtime_reconcile_errors_total",
+                "controller_runtime_reconcile_time_seconds", "workqueue_depth", "workqueue_adds_total",
+                "workqueue_queue_duration_seconds", "rest_client_requests_total", "leader_election_master_status");
+        assertThat(queried).allMatch(EXPORTED::contains, "a metric the operator exports (DESIGN.md's table, JVM)");
+    }
+
+    @Test
+    void theValuesSchemaRejectsAMisspeltValue() {
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("replicaCont", 2)))
+                .hasMessageContaining("replicaCont");
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("replicaCount", 0)))
+                .hasMessageContaining("replicaCount");
+    }
+
+    private static void assertBoundToTheServiceAccount(Manifests chart, JsonNode binding) {
+        JsonNode account = chart.one("ServiceAccount");
+        assertThat(binding.at("/subjects")).singleElement().satisfies(subject -> {
+            assertThat(subject.path("kind").asString()).isEqualTo("ServiceAccount");
+            assertThat(subject.path("name").asString()).isEqualTo(account.at("/metadata/name").asString());
+            assertThat(subject.path("namespace").asString()).isEqualTo(NAMESPACE);
+        });
+    }
+
+    private static <T> List<T> concat(List<T> first, List<T> second) {
+        return java.util.stream.Stream.concat(first.stream(), second.stream()).toList();
+    }
+
+    /** Prometheus names the runtime registers (DESIGN.md, Metrics) and the JVM binders Boot adds. */
+    private static final Set<String> EXPORTED = Set.of("controller_runtime_reconcile_total",
+            "controller_runtime_reconcile_errors_total", "controller_runtime_terminal_reconcile_errors_total",
+            "controller_runtime_reconcile_panics_total", "controller_runtime_reconcile_time_seconds",
+            "controller_runtime_max_concurrent_reconciles", "controller_runtime_active_workers", "workqueue_depth",
+            "workqueue_adds_total", "workqueue_queue_duration_seconds", "workqueue_work_duration_seconds",
+            "workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds", "workqueue_retries_total",
+            "rest_client_requests_total", "rest_client_request_duration_seconds", "leader_election_master_status",
+            "reflector_list_duration_seconds", "reflector_lists_total", "reflector_watches_total",
+            "reflector_short_watches_total", "reflector_watch_duration_seconds", "reflector_last_resource_version",
+            "watch_events_total", "informer_store_size", "jvm_memory_used_bytes", "jvm_memory_max_bytes",
+            "jvm_gc_pause_seconds", "jvm_threads_live_threads", "process_cpu_usage", "process_uptime_seconds");
+}

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The sample operator as it is shipped, against the real API server: a StaticSite becomes an
@@ -42,6 +43,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @SpringBootTest(classes = SampleOperatorApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "operator.leader-election.lease-namespace=default")
 @KubernetesTest(crds = Examples.CRD)
+@DirtiesContext // stops this operator before other test classes run operators of their own
 class StaticSiteOperatorIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

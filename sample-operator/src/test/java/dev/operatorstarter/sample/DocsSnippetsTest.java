@@ -1,0 +1,102 @@
+package dev.operatorstarter.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Code in the docs is taken from code that compiles and runs: a fenced block whose first line is
+ * {@code // file: <path>} (or {@code # file:}, {@code <!-- file: -->}) must be an excerpt of that
+ * file, its lines appearing there in the same order (indentation aside); a line {@code // ...},
+ * {@code # ...} or {@code <!-- ... -->} stands for lines left out.
+ */
+class DocsSnippetsTest {
+
+    private static final Path ROOT = Chart.DIRECTORY.resolve("../..").normalize();
+    private static final Pattern BLOCK = Pattern.compile("(?m)^```[a-z]*\\n(.*?)^```", Pattern.DOTALL);
+    private static final Pattern MARKER = Pattern.compile("^\\s*(?://|#|<!--)\\s*file:\\s*(\\S+)\\s*(?:-->)?\\s*$");
+
+    @Test
+    void everyMarkedSnippetInTheDocsIsAnExcerptOfTheFileItNames() throws IOException {
+        List<String> problems = new ArrayList<>();
+        int checked = 0;
+        for (Path doc : docs()) {
+            Matcher block = BLOCK.matcher(Files.readString(doc));
+            while (block.find()) {
+                List<String> lines = block.group(1).lines().toList();
+                Matcher marker = lines.isEmpty() ? null : MARKER.matcher(lines.get(0));
+                if (marker == null || !marker.matches()) {
+                    continue;
+                }
+                checked++;
+                Path source = ROOT.resolve(marker.group(1));
+                if (!Files.isRegularFile(source)) {
+                    problems.add(ROOT.relativize(doc) + ": names " + marker.group(1) + ", which does not exist");
+                    continue;
+                }
+                String missing = firstLineNotInOrder(lines.subList(1, lines.size()), Files.readAllLines(source));
+                if (missing != null) {
+                    problems.add(ROOT.relativize(doc) + ": the excerpt of " + marker.group(1) + " has a line that is "
+                            + "not in the file (or not in this order): " + missing.strip());
+                }
+            }
+        }
+        assertThat(problems).isEmpty();
+        assertThat(checked).as("marked snippets found").isGreaterThanOrEqualTo(10);
+    }
+
+    @Test
+    void everySamplePropertyIsInTheConfigurationReference() throws IOException {
+        String reference = Files.readString(ROOT.resolve("docs/configuration.md"));
+        List<String> properties = new ArrayList<>();
+        var metadata = DocsSnippetsTest.class.getClassLoader().getResources("META-INF/spring-configuration-metadata.json");
+        while (metadata.hasMoreElements()) {
+            try (var in = metadata.nextElement().openStream()) {
+                JsonMapper.builder().build().readTree(in).path("properties").forEach(property -> {
+                    if (property.path("name").asString().startsWith("sample.")) {
+                        properties.add(property.path("name").asString());
+                    }
+                });
+            }
+        }
+        assertThat(properties).as("the sample's configuration metadata").isNotEmpty();
+        assertThat(properties).allSatisfy(property -> assertThat(reference).contains("| `" + property + "` |"));
+    }
+
+    private static List<Path> docs() throws IOException {
+        try (Stream<Path> files = Files.list(ROOT.resolve("docs"))) {
+            List<Path> docs = new ArrayList<>(files.filter(file -> file.toString().endsWith(".md")).sorted().toList());
+            docs.add(ROOT.resolve("README.md"));
+            return docs;
+        }
+    }
+
+    /** The first excerpt line that does not follow the previous ones in {@code file}, or null. */
+    private static String firstLineNotInOrder(List<String> excerpt, List<String> file) {
+        int at = 0;
+        for (String line : excerpt) {
+            String wanted = line.strip();
+            if (wanted.isEmpty() || wanted.equals("// ...") || wanted.startsWith("// ... ") || wanted.equals("# ...")
+                    || wanted.equals("<!-- ... -->")) {
+                continue;
+            }
+            while (at < file.size() && !file.get(at).strip().equals(wanted)) {
+                at++;
+            }
+            if (at == file.size()) {
+                return line;
+            }
+            at++;
+        }
+        return null;
+    }
+}

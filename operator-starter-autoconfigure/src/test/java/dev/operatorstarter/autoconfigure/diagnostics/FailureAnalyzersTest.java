@@ -33,7 +33,8 @@ class FailureAnalyzersTest {
         assertThat(analyzers).hasAtLeastOneElementOfType(MissingKubernetesConfigFailureAnalyzer.class)
                 .hasAtLeastOneElementOfType(UnknownContextFailureAnalyzer.class)
                 .hasAtLeastOneElementOfType(UnreadableCertificateFailureAnalyzer.class)
-                .hasAtLeastOneElementOfType(CacheSyncFailureAnalyzer.class);
+                .hasAtLeastOneElementOfType(CacheSyncFailureAnalyzer.class)
+                .hasAtLeastOneElementOfType(InvalidKubernetesConfigFailureAnalyzer.class);
     }
 
     @Test
@@ -94,6 +95,31 @@ class FailureAnalyzersTest {
         Throwable failure = catchThrowable(() -> KubeconfigLoader.load(kubeconfig, null));
         assertThat(failure).isInstanceOf(ConfigException.UnreadableCertificate.class)
                 .hasMessageContaining(home.resolve("admin.crt").toString()).hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void aNamedKubeconfigThatDoesNotExistIsExplainedWithItsPath() {
+        Path missing = home.resolve("nowhere/kubeconfig");
+        Throwable failure = catchThrowable(() -> KubeconfigLoader.load(missing, null));
+        FailureAnalysis analysis = new InvalidKubernetesConfigFailureAnalyzer().analyze(wrapped(failure));
+        assertThat(analysis.getDescription()).contains("cannot use its Kubernetes configuration")
+                .contains(missing.toString()).contains("does not exist");
+        assertThat(analysis.getAction()).contains("operator.client.kubeconfig").contains("KUBECONFIG");
+    }
+
+    @Test
+    void aFileThatIsNotAKubeconfigIsExplainedWithItsPath() throws IOException {
+        Path notAKubeconfig = Files.writeString(home.resolve("config"), "- just\n- a list\n");
+        Throwable failure = catchThrowable(() -> KubeconfigLoader.load(notAKubeconfig, null));
+        FailureAnalysis analysis = new InvalidKubernetesConfigFailureAnalyzer().analyze(wrapped(failure));
+        assertThat(analysis.getDescription()).contains(notAKubeconfig.toString()).contains("not a YAML mapping");
+    }
+
+    @Test
+    void theCasesWithAnAnalyzerOfTheirOwnAreLeftToIt() {
+        Throwable failure = catchThrowable(() -> KubeconfigLoader.fromEnvironment(Map.of("HOME", home.toString()), null));
+        assertThat(failure).isInstanceOf(ConfigException.NotFound.class);
+        assertThat(new InvalidKubernetesConfigFailureAnalyzer().analyze(wrapped(failure))).isNull();
     }
 
     /** As Spring Boot sees it: the loader's exception deep inside bean creation failures. */

@@ -78,13 +78,17 @@ class PrometheusNamesTest {
     }
 
     @Test
-    void errorAndRetryCountersExistAtZeroOnceAControllerStartsAsInControllerRuntime() {
+    void reconcileErrorAndRetryCountersExistAtZeroOnceAControllerStartsAsInControllerRuntime() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new MicrometerControllerMetrics(registry).started("quiet", 1);
         RateLimitingQueue<String> queue = WorkQueue.<String>builder().name("quiet")
                 .metrics(new MicrometerWorkQueueMetrics(registry)).build();
 
         assertThat(registry.scrape()).contains(
+                "controller_runtime_reconcile_total{controller=\"quiet\",result=\"success\"} 0.0",
+                "controller_runtime_reconcile_total{controller=\"quiet\",result=\"error\"} 0.0",
+                "controller_runtime_reconcile_total{controller=\"quiet\",result=\"requeue\"} 0.0",
+                "controller_runtime_reconcile_total{controller=\"quiet\",result=\"requeue_after\"} 0.0",
                 "controller_runtime_reconcile_errors_total{controller=\"quiet\"} 0.0",
                 "controller_runtime_terminal_reconcile_errors_total{controller=\"quiet\"} 0.0",
                 "controller_runtime_reconcile_panics_total{controller=\"quiet\"} 0.0",

@@ -353,6 +353,7 @@ public final class Controller<T extends HasMetadata> {
         } catch (TerminalException e) {
             source.forget(request);
             options.metrics().terminalError(name());
+            options.metrics().error(name()); // controller-runtime counts terminal errors among all errors too
             log.error("{}: reconcile of {} failed for good (not retried): {}", name(), request, e.getMessage(), e);
         } catch (Exception e) {
             source.addRateLimited(request);

@@ -28,7 +28,11 @@ public interface ControllerMetrics {
     default void reconciled(String controller, String result, Duration duration) {
     }
 
-    /** A reconcile failed with an exception (retried). */
+    /**
+     * A reconcile failed: an exception (retried), a {@link TerminalException} (also reported to
+     * {@link #terminalError}), or an {@link Error} (also reported to {@link #panic}), as
+     * controller-runtime counts {@code controller_runtime_reconcile_errors_total}.
+     */
     default void error(String controller) {
     }
 

@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class MicrometerControllerMetrics implements ControllerMetrics {
 
     private static final String CONTROLLER = "controller";
+    /** The values of the {@code result} label, as in controller-runtime. */
+    private static final java.util.List<String> RESULTS = java.util.List.of("success", "error", "requeue", "requeue_after");
 
     private final MeterRegistry registry;
     private final Map<String, AtomicInteger> maxWorkers = new ConcurrentHashMap<>();
@@ -38,13 +40,19 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
         });
     }
 
-    /** Also registers the error counters at zero, as controller-runtime does, so rate() works from the start. */
+    /**
+     * Also registers the reconcile counter of every result and the error counters at zero, as
+     * controller-runtime does, so rate() and ratios work from the start.
+     */
     @Override
     public void started(String controller, int workers) {
         gauge(maxWorkers, "controller.runtime.max.concurrent.reconciles",
                 "Maximum number of concurrent reconciles per controller.", controller).set(workers);
         gauge(active, "controller.runtime.active.workers", "Number of currently used workers per controller.",
                 controller);
+        for (String result : RESULTS) {
+            reconciles(controller, result);
+        }
         errors(controller);
         terminalErrors(controller);
         panics(controller);
@@ -58,8 +66,7 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
 
     @Override
     public void reconciled(String controller, String result, Duration duration) {
-        Counter.builder("controller.runtime.reconcile").description("Total number of reconciliations per controller.")
-                .tag(CONTROLLER, controller).tag("result", result).register(registry).increment();
+        reconciles(controller, result).increment();
         Timer.builder("controller.runtime.reconcile.time").description("Length of time per reconciliation per controller.")
                 .tag(CONTROLLER, controller).register(registry).record(duration);
     }
@@ -77,6 +84,11 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
     @Override
     public void panic(String controller) {
         panics(controller).increment();
+    }
+
+    private Counter reconciles(String controller, String result) {
+        return Counter.builder("controller.runtime.reconcile").description("Total number of reconciliations per controller.")
+                .tag(CONTROLLER, controller).tag("result", result).register(registry);
     }
 
     private Counter errors(String controller) {

@@ -97,7 +97,7 @@ class ControllerTest {
             }
             return Result.done();
         });
-        await().until(() -> registry.find("controller.runtime.reconcile").tag("result", "success").counter() != null);
+        await().until(() -> registry.get("controller.runtime.reconcile").tag("result", "success").counter().count() == 1);
         assertThat(attempts).hasValue(12);
         assertThat(registry.get("controller.runtime.reconcile.errors").counter().count()).isEqualTo(11);
         assertThat(registry.get("controller.runtime.reconcile").tag("result", "error").counter().count()).isEqualTo(11);
@@ -116,6 +116,9 @@ class ControllerTest {
         await().until(() -> registry.find("controller.runtime.terminal.reconcile.errors").counter() != null
                 && attempts.get() == 2);
         await().during(Duration.ofMillis(200)).until(() -> attempts.get() == 2);
+        assertThat(registry.get("controller.runtime.terminal.reconcile.errors").counter().count()).isEqualTo(1);
+        assertThat(registry.get("controller.runtime.reconcile.errors").counter().count())
+                .as("counted among all errors, as controller-runtime does").isEqualTo(1);
     }
 
     @Test
@@ -200,7 +203,7 @@ class ControllerTest {
             return Result.done();
         });
         await().atMost(Duration.ofSeconds(10)).until(() -> attempts.get() == 2);
-        await().until(() -> registry.find("controller.runtime.reconcile").tag("result", "success").counter() != null);
+        await().until(() -> registry.get("controller.runtime.reconcile").tag("result", "success").counter().count() == 1);
     }
 
     @Test

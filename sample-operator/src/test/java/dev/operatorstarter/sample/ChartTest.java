@@ -113,6 +113,9 @@ class ChartTest {
                     && role.at("/metadata/name").asString().equals(b.at("/roleRef/name").asString()));
         }
         assertThat(chart.environment()).containsEntry("OPERATOR_INFORMERS_NAMESPACES", "team-a,team-b");
+        for (JsonNode binding : chart.all("RoleBinding")) {
+            assertBoundToTheServiceAccount(chart, binding);
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.operatorstarter.leaderelection;
 
+import dev.operatorstarter.client.rest.ApiErrors;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -211,7 +212,7 @@ public final class LeaderElector implements AutoCloseable {
             try {
                 lock.create(mine);
             } catch (RuntimeException e) {
-                log.debug("{}: cannot create {}: {}", config.name(), lock.describe(), e.getMessage());
+                writeFailed("create", e);
                 return Attempt.FAILED;
             }
             observe(new ResourceLock.Observed(mine, ""), nowNanos);
@@ -235,11 +236,24 @@ public final class LeaderElector implements AutoCloseable {
         try {
             lock.update(next, seen.version());
         } catch (RuntimeException e) {
-            log.debug("{}: cannot update {}: {}", config.name(), lock.describe(), e.getMessage());
+            writeFailed("update", e);
             return Attempt.FAILED;
         }
         observe(new ResourceLock.Observed(next, seen.version()), nowNanos);
         return Attempt.HELD;
+    }
+
+    /**
+     * Losing a race for the lock (another candidate created or changed it first) is routine and
+     * logged at DEBUG; any other failure, such as RBAC refusing the write, is a WARN, so a missing
+     * permission does not leave the log silent after "campaigning".
+     */
+    private void writeFailed(String verb, RuntimeException e) {
+        if (ApiErrors.isConflict(e) || ApiErrors.isAlreadyExists(e)) {
+            log.debug("{}: cannot {} {}: {}", config.name(), verb, lock.describe(), e.getMessage());
+        } else {
+            log.warn("{}: cannot {} {}: {}", config.name(), verb, lock.describe(), e.getMessage());
+        }
     }
 
     private void observe(ResourceLock.Observed seen, long nowNanos) {

@@ -3,6 +3,12 @@ package dev.operatorstarter.leaderelection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.operatorstarter.client.rest.ApiException;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** The elector's acquire/renew decision on an in-memory lock and a fake monotonic clock. */
 class LeaderElectorTest {
@@ -22,7 +29,8 @@ class LeaderElectorTest {
         private final MemoryLock shared;
         private Observed current;
         private int version;
-        boolean failWrites;
+        /** Thrown by every create and update while set. */
+        RuntimeException writeFailure;
 
         MemoryLock(String identity) {
             this.identity = identity;
@@ -46,8 +54,11 @@ class LeaderElectorTest {
         @Override
         public void create(LeaderElectionRecord record) {
             synchronized (shared) {
-                if (shared.current != null || shared.failWrites) {
-                    throw new IllegalStateException("exists");
+                if (shared.writeFailure != null) {
+                    throw shared.writeFailure;
+                }
+                if (shared.current != null) {
+                    throw failure("AlreadyExists", 409);
                 }
                 shared.current = new Observed(record, Integer.toString(++shared.version));
             }
@@ -56,8 +67,11 @@ class LeaderElectorTest {
         @Override
         public void update(LeaderElectionRecord record, String version) {
             synchronized (shared) {
-                if (shared.failWrites || shared.current == null || !shared.current.version().equals(version)) {
-                    throw new IllegalStateException("conflict");
+                if (shared.writeFailure != null) {
+                    throw shared.writeFailure;
+                }
+                if (shared.current == null || !shared.current.version().equals(version)) {
+                    throw failure("Conflict", 409);
                 }
                 shared.current = new Observed(record, Integer.toString(++shared.version));
             }
@@ -169,9 +183,38 @@ class LeaderElectorTest {
         LeaderElector elector = elector(lock);
         elector.tryAcquireOrRenew();
         advance(Duration.ofSeconds(16));
-        lock.failWrites = true;
+        lock.writeFailure = failure("InternalError", 500);
         assertThat(elector.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.FAILED);
         assertThat(lock.record().holderIdentity()).isEqualTo("other");
+    }
+
+    @Test
+    void aRefusedWriteIsAWarningWhileALostRaceIsNot() {
+        Logger logger = (Logger) LoggerFactory.getLogger(LeaderElector.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try {
+            LeaderElector elector = elector(lock);
+            lock.writeFailure = failure("AlreadyExists", 409); // another candidate created it first
+            assertThat(elector.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.FAILED);
+            assertThat(logged.list).noneMatch(event -> event.getLevel() == Level.WARN);
+
+            lock.writeFailure = failure("Forbidden", 403);
+            assertThat(elector.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.FAILED);
+
+            assertThat(logged.list).filteredOn(event -> event.getLevel() == Level.WARN)
+                    .singleElement().satisfies(event -> assertThat(event.getFormattedMessage())
+                            .contains("cannot create memory lock").contains("forbidden"));
+        } finally {
+            logger.detachAppender(logged);
+        }
+    }
+
+    /** The exception the API server's Status gives, as the client throws it. */
+    static ApiException failure(String reason, int code) {
+        return ApiException.fromStatus(new StatusBuilder().withReason(reason).withCode(code)
+                .withMessage(reason.toLowerCase(java.util.Locale.ROOT)).build(), "PUT memory lock");
     }
 
     @Test

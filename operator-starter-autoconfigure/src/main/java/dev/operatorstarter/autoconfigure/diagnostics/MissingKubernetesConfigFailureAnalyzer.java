@@ -9,13 +9,14 @@ final class MissingKubernetesConfigFailureAnalyzer extends AbstractFailureAnalyz
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, ConfigException.NotFound cause) {
-        return new FailureAnalysis("The operator found no Kubernetes configuration: " + cause.getMessage() + ".",
+        return new FailureAnalysis("The operator has no cluster to connect to: " + cause.getMessage() + ".",
                 """
                 Point the application at a cluster, in one of these ways:
                 \t- set operator.client.kubeconfig to a kubeconfig file (and operator.client.context to pick a context),
                 \t- set the KUBECONFIG environment variable, or create ~/.kube/config (kubectl config view shows what you have),
                 \t- run the application in a pod, where it uses the pod's service account,
-                \t- or set operator.enabled=false to start without the operator runtime.""",
+                \t- or set operator.enabled=false to start without the operator runtime (then no bean may inject its
+                \t  client, listers or reconcilers).""",
                 cause);
     }
 }

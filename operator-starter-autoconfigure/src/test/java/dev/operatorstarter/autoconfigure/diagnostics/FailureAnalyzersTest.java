@@ -41,7 +41,7 @@ class FailureAnalyzersTest {
     void withoutKubeconfigOutsideAPodTheAnalysisSaysWhatWasTriedAndHowToPointAtACluster() {
         Throwable failure = catchThrowable(() -> KubeconfigLoader.fromEnvironment(Map.of("HOME", home.toString()), null));
         FailureAnalysis analysis = new MissingKubernetesConfigFailureAnalyzer().analyze(wrapped(failure));
-        assertThat(analysis.getDescription()).contains("found no Kubernetes configuration")
+        assertThat(analysis.getDescription()).contains("has no cluster to connect to: no Kubernetes configuration found")
                 .contains("KUBECONFIG is not set").contains(home.resolve(".kube/config").toString())
                 .contains("KUBERNETES_SERVICE_HOST is not set");
         assertThat(analysis.getAction()).contains("operator.client.kubeconfig").contains("KUBECONFIG")

@@ -12,6 +12,7 @@ import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.WatchEvent;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.ServiceAccounts;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -334,20 +335,8 @@ class InformerIT {
     void withoutPermissionToListTheSyncFailsNamingTheVerbTheResourceAndTheIdentity(ClusterConnection connection,
             TestNamespace namespace, @org.junit.jupiter.api.io.TempDir java.nio.file.Path folder) throws Exception {
         // A service account with no role at all, and a real token for it.
-        client.coreV1().serviceAccounts().inNamespace(namespace.name()).create(
-                new io.fabric8.kubernetes.api.model.ServiceAccountBuilder().withNewMetadata().withName("nobody")
-                        .endMetadata().build());
-        String token = client.rest().post().groupVersion("", "v1").namespace(namespace.name())
-                .resource("serviceaccounts").name("nobody").subresource("token")
-                .body(Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "TokenRequest",
-                        "spec", Map.of("expirationSeconds", 3600)))
-                .execute(tools.jackson.databind.JsonNode.class).path("status").path("token").asString();
-        java.nio.file.Path kubeconfig = folder.resolve("kubeconfig");
-        java.nio.file.Files.writeString(kubeconfig, "clusters: [{name: c, cluster: {server: \"" + connection.server()
-                + "\", certificate-authority-data: " + java.util.Base64.getEncoder().encodeToString(
-                        connection.certificateAuthorityPem().getBytes(java.nio.charset.StandardCharsets.UTF_8))
-                + "}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n"
-                + "users: [{name: u, user: {token: " + token + "}}]\n");
+        java.nio.file.Path kubeconfig = ServiceAccounts.connectAs(connection, namespace.name(), "nobody",
+                Duration.ofHours(1), folder.resolve("kubeconfig")).kubeconfig();
         try (KubernetesClient restricted = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null));
                 SharedInformerFactory factory = new SharedInformerFactory(restricted, InformerOptions.defaults())) {
             SharedIndexInformer<ConfigMap> informer = factory.informerFor(ConfigMap.class,

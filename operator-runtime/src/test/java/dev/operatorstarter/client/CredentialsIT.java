@@ -8,9 +8,9 @@ import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.client.rest.ClientOptions;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.ServiceAccounts;
 import dev.operatorstarter.test.TestNamespace;
 import dev.operatorstarter.test.internal.Await;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import java.nio.charset.StandardCharsets;
@@ -54,17 +54,13 @@ class CredentialsIT {
 
     /** A real token for a new service account that may read config maps in the test namespace. */
     private String tokenFor(String account) {
-        admin.coreV1().serviceAccounts().inNamespace(namespace).create(new ServiceAccountBuilder().withNewMetadata()
-                .withName(account).endMetadata().build());
+        String token = ServiceAccounts.connectAs(connection, namespace, account, Duration.ofHours(1),
+                temp.resolve(account + ".kubeconfig")).bearerToken();
         admin.rbacV1().roleBindings().inNamespace(namespace).create(new RoleBindingBuilder().withNewMetadata()
                 .withName(account).endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
                 .withKind("Role").withName("read-config").endRoleRef().addNewSubject().withKind("ServiceAccount")
                 .withName(account).withNamespace(namespace).endSubject().build());
-        JsonNode review = admin.rest().post().groupVersion("", "v1").namespace(namespace).resource("serviceaccounts")
-                .name(account).subresource("token").body(Map.of("apiVersion", "authentication.k8s.io/v1",
-                        "kind", "TokenRequest", "spec", Map.of("expirationSeconds", 3600)))
-                .execute(JsonNode.class);
-        return review.path("status").path("token").asString();
+        return token;
     }
 
     private String cluster() {

@@ -7,10 +7,12 @@ import dev.operatorstarter.test.internal.KubernetesApi;
 import dev.operatorstarter.test.internal.Kubeconfig;
 import dev.operatorstarter.test.internal.Tls;
 import dev.operatorstarter.test.local.LocalApiServer;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -87,17 +89,14 @@ class ApiServerSmokeIT {
 
     @Test
     void aServiceAccountTokenIsDeniedWithoutABindingAndAllowedWithOne(ClusterConnection connection,
-            TestNamespace namespace) {
+            TestNamespace namespace, @TempDir Path folder) {
         KubernetesApi admin = api(connection);
         String ns = "/api/v1/namespaces/" + namespace.name();
-        ObjectNode account = KubernetesApi.object().put("apiVersion", "v1").put("kind", "ServiceAccount");
-        account.putObject("metadata").put("name", "reader");
-        admin.post(ns + "/serviceaccounts", account).orThrow("create service account");
-        ObjectNode tokenRequest = KubernetesApi.object().put("apiVersion", "authentication.k8s.io/v1")
-                .put("kind", "TokenRequest");
-        tokenRequest.putObject("spec").put("expirationSeconds", 600);
-        String token = admin.post(ns + "/serviceaccounts/reader/token", tokenRequest).orThrow("TokenRequest")
-                .path("status").path("token").asString();
+        ClusterConnection asReader = ServiceAccounts.connectAs(connection, namespace.name(), "reader",
+                ServiceAccounts.MINIMUM_VALIDITY, folder.resolve("reader.kubeconfig"));
+        String token = asReader.bearerToken();
+        assertThat(Kubeconfig.read(asReader.kubeconfig(), null).bearerToken()).isEqualTo(token);
+        assertThat(asReader.clientCertificatePem()).isNull();
         // TLS without the admin's client certificate, which would otherwise authenticate first.
         KubernetesApi reader = admin.withBearerToken(Tls.sslContext(connection.certificateAuthorityPem(), null, null),
                 token);

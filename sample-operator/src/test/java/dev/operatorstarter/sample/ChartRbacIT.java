@@ -17,6 +17,7 @@ import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.controller.Conditions;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.ServiceAccounts;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -183,11 +184,8 @@ class ChartRbacIT {
             String fullname) throws Exception {
         Deployment pod = admin.appsV1().deployments().inNamespace(namespace.name()).get(fullname);
         String account = pod.getSpec().getTemplate().getSpec().getServiceAccountName();
-        String token = admin.rest().post().groupVersion("", "v1").namespace(namespace.name()).resource("serviceaccounts")
-                .name(account).subresource("token")
-                .body(Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "TokenRequest",
-                        "spec", Map.of("expirationSeconds", 3600)))
-                .execute(tools.jackson.databind.JsonNode.class).path("status").path("token").asString();
+        String token = ServiceAccounts.connectAs(connection, namespace.name(), account, Duration.ofHours(1),
+                folder.resolve("kubeconfig")).bearerToken();
         Path serviceAccount = Files.createDirectories(folder.resolve("serviceaccount"));
         Files.writeString(serviceAccount.resolve("token"), token);
         Files.writeString(serviceAccount.resolve("ca.crt"), connection.certificateAuthorityPem());

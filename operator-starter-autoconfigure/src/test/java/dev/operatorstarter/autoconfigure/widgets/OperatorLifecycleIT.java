@@ -11,21 +11,17 @@ import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.ServiceAccounts;
 import dev.operatorstarter.test.TestNamespace;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -190,20 +186,9 @@ class OperatorLifecycleIT {
     }
 
     /** A kubeconfig for a service account without any role, with a real token. */
-    private static Path restrictedKubeconfig(ClusterConnection connection, TestNamespace namespace, Path folder)
-            throws Exception {
-        admin.coreV1().serviceAccounts().inNamespace(namespace.name())
-                .create(new ServiceAccountBuilder().withNewMetadata().withName("nobody").endMetadata().build());
-        String token = admin.rest().post().groupVersion("", "v1").namespace(namespace.name())
-                .resource("serviceaccounts").name("nobody").subresource("token")
-                .body(Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "TokenRequest",
-                        "spec", Map.of("expirationSeconds", 3600)))
-                .execute(tools.jackson.databind.JsonNode.class).path("status").path("token").asString();
-        return Files.writeString(folder.resolve("kubeconfig"), "clusters: [{name: c, cluster: {server: \""
-                + connection.server() + "\", certificate-authority-data: " + Base64.getEncoder().encodeToString(
-                        connection.certificateAuthorityPem().getBytes(StandardCharsets.UTF_8))
-                + "}}]\ncontexts: [{name: c, context: {cluster: c, user: u, namespace: " + namespace.name()
-                + "}}]\ncurrent-context: c\nusers: [{name: u, user: {token: " + token + "}}]\n");
+    private static Path restrictedKubeconfig(ClusterConnection connection, TestNamespace namespace, Path folder) {
+        return ServiceAccounts.connectAs(connection, namespace.name(), "nobody", Duration.ofHours(1),
+                folder.resolve("kubeconfig")).kubeconfig();
     }
 
     private static CustomResourceDefinition sprocketsCrd() {

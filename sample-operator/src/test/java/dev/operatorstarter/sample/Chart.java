@@ -1,7 +1,10 @@
 package dev.operatorstarter.sample;
 
 import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.InstallCommand;
+import com.marcnuri.helm.Release;
 import com.marcnuri.helm.TemplateCommand;
+import dev.operatorstarter.test.ClusterConnection;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,6 +33,23 @@ final class Chart {
             throw new IllegalStateException("no Chart.yaml in " + DIRECTORY + " (set -Dchart.directory)");
         }
         return new Helm(DIRECTORY);
+    }
+
+    /**
+     * {@code helm install} of the chart in {@code directory} as {@code release} into the cluster's
+     * {@code namespace}, with {@code values} set; returns what uninstalls it.
+     */
+    static AutoCloseable install(Path directory, ClusterConnection connection, String namespace, String release,
+            Map<String, ?> values) {
+        InstallCommand install = new Helm(directory).install().withName(release).withNamespace(namespace)
+                .withKubeConfig(connection.kubeconfig());
+        values.forEach(install::set);
+        Release installed = install.call();
+        if (!"deployed".equals(installed.getStatus())) {
+            throw new AssertionError("helm install of " + release + " ended " + installed.getStatus() + ": "
+                    + installed.getOutput());
+        }
+        return () -> Helm.uninstall(release).withNamespace(namespace).withKubeConfig(connection.kubeconfig()).call();
     }
 
     /** {@code helm template} of release {@code release} in {@code namespace} with {@code values} set. */

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
-import com.marcnuri.helm.Helm;
-import com.marcnuri.helm.InstallCommand;
 import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.PatchOptions;
@@ -56,9 +54,9 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
  * with the chart's permissions; with one rule taken out of the installed role, the operator names
  * the refused verb and resource.
  *
- * <p>The release installs with {@code crds.install=false}: the CRD is cluster-wide and the other
- * tests of this JVM install it too, without Helm's ownership labels, which Helm would refuse to
- * adopt. {@code ChartTest} checks the CRD the chart renders.
+ * <p>The releases install with {@code crds.install=false}: the CRD is cluster-wide and the other
+ * tests of this JVM install it too, without Helm's ownership labels. {@code ChartCrdIT} installs,
+ * upgrades and uninstalls the chart's CRD.
  */
 @KubernetesTest(crds = Examples.CRD)
 @ExtendWith(OutputCaptureExtension.class)
@@ -156,12 +154,9 @@ class ChartRbacIT {
     /** {@code helm install} of the chart into {@code namespace}; uninstalled after the test. */
     private String install(ClusterConnection connection, TestNamespace namespace, Map<String, Object> values) {
         String release = namespace.name();
-        InstallCommand install = Chart.helm().install().withName(release).withNamespace(namespace.name())
-                .withKubeConfig(connection.kubeconfig()).set("crds.install", false);
-        values.forEach(install::set);
-        assertThat(install.call().getStatus()).isEqualTo("deployed");
-        cleanUp.push(() -> Helm.uninstall(release).withNamespace(namespace.name()).withKubeConfig(connection.kubeconfig())
-                .call());
+        Map<String, Object> all = new LinkedHashMap<>(values);
+        all.put("crds.install", false);
+        cleanUp.push(Chart.install(Chart.DIRECTORY, connection, namespace.name(), release, all));
         return release;
     }
 

@@ -25,7 +25,9 @@ import org.springframework.boot.SpringApplication;
  *   --kubeconfig FILE   where to write the admin kubeconfig for kubectl (owner-only permissions)
  * </pre>
  *
- * Other arguments go to the application, for example {@code --server.port=8081}.
+ * Other arguments go to the application, for example {@code --server.port=8081}. Through Maven
+ * ({@code -Plocal-run}), set application properties as system properties instead:
+ * {@code -Dserver.port=8081}.
  */
 public final class LocalRun {
 
@@ -68,7 +70,7 @@ public final class LocalRun {
         System.out.println("  " + k + " get configmap static-sites -o yaml   # the site index");
         System.out.println("  " + k + " apply -f sample-operator/examples/hello-site.yaml   # after editing it");
         System.out.println("The local backend runs no scheduler or kubelet: the web servers never start, so the site");
-        System.out.println("stays Ready=False, Progressing=True. Metrics: http://localhost:8080/actuator/prometheus");
+        System.out.println("stays Ready=False, Progressing=True.");
         System.out.println("Starting the operator; Ctrl-C stops it and the API server.");
         System.out.println();
         System.out.flush();
@@ -76,6 +78,8 @@ public final class LocalRun {
         List<String> all = new ArrayList<>(Arrays.asList("--operator.client.kubeconfig=" + kubeconfig.toAbsolutePath(),
                 "--operator.leader-election.lease-namespace=default"));
         all.addAll(applicationArgs);
-        SpringApplication.run(SampleOperatorApplication.class, all.toArray(String[]::new));
+        var application = SpringApplication.run(SampleOperatorApplication.class, all.toArray(String[]::new));
+        System.out.println("Metrics: http://localhost:" + application.getEnvironment().getProperty("local.server.port")
+                + "/actuator/prometheus, health: /actuator/health, the operator's state: /actuator/operator");
     }
 }

@@ -1,5 +1,7 @@
 package dev.operatorstarter.sample;
 
+import dev.operatorstarter.cache.Lister;
+import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.PatchType;
@@ -22,11 +24,17 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class SiteIndex {
 
+    private final Lister.NamespaceLister<ConfigMap> cache;
     private final ResourceClient<ConfigMap> configMaps;
     private final String name;
 
-    SiteIndex(ResourceClient<ConfigMap> configMapsInIndexNamespace, String name) {
-        this.configMaps = configMapsInIndexNamespace;
+    /**
+     * @param cache the operator's ConfigMap cache, read first; empty when it does not watch {@code namespace}
+     * @param client writes, and reads when the cache does not have the entry
+     */
+    SiteIndex(Lister<ConfigMap> cache, KubernetesClient client, String namespace, String name) {
+        this.cache = cache.namespace(namespace);
+        this.configMaps = client.coreV1().configMaps().inNamespace(namespace);
         this.name = name;
     }
 
@@ -34,8 +42,15 @@ final class SiteIndex {
         return site.getMetadata().getNamespace() + "_" + site.getMetadata().getName();
     }
 
-    /** Records {@code url} as {@code site}'s address; no request is written when it already is. */
+    /**
+     * Records {@code url} as {@code site}'s address. Every reconcile calls this, so it sends no
+     * request when the cached index already has the entry; otherwise it reads the index from the
+     * API server (the cache may lag, or not watch the index's namespace) and writes only a change.
+     */
     void publish(StaticSite site, String url) {
+        if (cache.get(name).map(cached -> url.equals(entries(cached).get(key(site)))).orElse(false)) {
+            return;
+        }
         Optional<ConfigMap> index = configMaps.find(name);
         if (index.isPresent() && url.equals(entries(index.get()).get(key(site)))) {
             return;

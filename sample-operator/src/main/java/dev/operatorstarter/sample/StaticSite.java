@@ -1,12 +1,10 @@
 package dev.operatorstarter.sample;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import dev.operatorstarter.client.CustomResource;
 import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Version;
 import java.util.Map;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The sample's custom resource: a static web site, served by a Deployment of web servers from
@@ -15,16 +13,10 @@ import org.jspecify.annotations.Nullable;
  */
 @Group(StaticSite.GROUP)
 @Version(StaticSite.VERSION)
-public class StaticSite implements HasMetadata, Namespaced {
+public class StaticSite extends CustomResource<StaticSiteSpec, StaticSiteStatus> implements Namespaced {
 
     public static final String GROUP = "sample.operatorstarter.dev";
     public static final String VERSION = "v1alpha1";
-
-    private String apiVersion = GROUP + "/" + VERSION;
-    private String kind = "StaticSite";
-    private ObjectMeta metadata = new ObjectMeta();
-    private StaticSiteSpec spec = new StaticSiteSpec(Map.of(), 1);
-    private @Nullable StaticSiteStatus status;
 
     /** A site named {@code name} with {@code replicas} web servers serving {@code content}. */
     public static StaticSite of(String name, int replicas, Map<String, String> content) {
@@ -32,50 +24,5 @@ public class StaticSite implements HasMetadata, Namespaced {
         site.getMetadata().setName(name);
         site.setSpec(new StaticSiteSpec(content, replicas));
         return site;
-    }
-
-    @Override
-    public String getApiVersion() {
-        return apiVersion;
-    }
-
-    @Override
-    public void setApiVersion(String apiVersion) {
-        this.apiVersion = apiVersion;
-    }
-
-    @Override
-    public String getKind() {
-        return kind;
-    }
-
-    public void setKind(String kind) {
-        this.kind = kind;
-    }
-
-    @Override
-    public ObjectMeta getMetadata() {
-        return metadata;
-    }
-
-    @Override
-    public void setMetadata(ObjectMeta metadata) {
-        this.metadata = metadata;
-    }
-
-    public StaticSiteSpec getSpec() {
-        return spec;
-    }
-
-    public void setSpec(StaticSiteSpec spec) {
-        this.spec = spec;
-    }
-
-    public @Nullable StaticSiteStatus getStatus() {
-        return status;
-    }
-
-    public void setStatus(@Nullable StaticSiteStatus status) {
-        this.status = status;
     }
 }

@@ -56,14 +56,14 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
     private final String siteImage;
     private final Clock clock;
 
-    public StaticSiteReconciler(Lister<StaticSite> sites, KubernetesClient client, EventRecorder events,
-            SampleProperties properties, ObjectProvider<Clock> clock) {
+    public StaticSiteReconciler(Lister<StaticSite> sites, Lister<ConfigMap> configMaps, KubernetesClient client,
+            EventRecorder events, SampleProperties properties, ObjectProvider<Clock> clock) {
         this.sites = sites;
         this.client = client;
         this.events = events;
         String indexNamespace = properties.siteIndex().namespace();
-        this.index = new SiteIndex(client.coreV1().configMaps().inNamespace(indexNamespace == null
-                || indexNamespace.isBlank() ? client.config().namespace() : indexNamespace), properties.siteIndex().name());
+        this.index = new SiteIndex(configMaps, client, indexNamespace == null || indexNamespace.isBlank()
+                ? client.config().namespace() : indexNamespace, properties.siteIndex().name());
         this.siteImage = properties.siteImage();
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }

@@ -32,6 +32,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -71,6 +72,11 @@ class ChartRbacIT {
     @BeforeAll
     static void connect(ClusterConnection connection) {
         admin = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
+    }
+
+    @AfterAll
+    static void disconnect() {
+        admin.close();
     }
 
     @AfterEach

@@ -8,6 +8,7 @@ import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.client.rest.WatchEvent;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.Scale;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.stream.Stream;
 import reactor.core.publisher.Flux;
@@ -33,6 +34,16 @@ public interface ResourceClient<T extends HasMetadata> {
 
     /** A client for the objects in {@code namespace}. */
     ResourceClient<T> inNamespace(String namespace);
+
+    /**
+     * A client whose every non-streaming call is a single attempt that must finish within
+     * {@code deadline}: not retried (not on 429, 5xx or a reset connection either) and not
+     * queued behind the client's rate limiter (see {@link dev.operatorstarter.client.rest.Request#deadline}).
+     * For work that has a deadline of its own, such as renewing a leader's lease: there a late
+     * answer is worth nothing and a hung request must not hold the caller past its guarantee.
+     * A call past the deadline fails with a {@link KubernetesClientException}. Watches are unaffected.
+     */
+    ResourceClient<T> withDeadline(Duration deadline);
 
     /** The object, or {@link ApiException.NotFound}. */
     T get(String name);

@@ -10,6 +10,7 @@ import dev.operatorstarter.client.rest.WatchEvent;
 import dev.operatorstarter.client.internal.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.Scale;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -35,8 +36,14 @@ final class RestResourceClient<T extends HasMetadata> implements ResourceClient<
     private final @Nullable String namespace;
     private final JavaType itemType;
     private final JavaType listType;
+    private final @Nullable Duration deadline;
 
     RestResourceClient(RestClient rest, ResourceType<T> type, @Nullable String namespace) {
+        this(rest, type, namespace, null);
+    }
+
+    private RestResourceClient(RestClient rest, ResourceType<T> type, @Nullable String namespace,
+            @Nullable Duration deadline) {
         if (namespace != null && !type.namespaced()) {
             throw new IllegalArgumentException(type + " is cluster-scoped: it has no namespace " + namespace);
         }
@@ -45,6 +52,7 @@ final class RestResourceClient<T extends HasMetadata> implements ResourceClient<
         this.namespace = namespace;
         this.itemType = Json.MAPPER.constructType(type.javaClass());
         this.listType = Json.MAPPER.getTypeFactory().constructParametricType(ResourceList.class, type.javaClass());
+        this.deadline = deadline;
     }
 
     @Override
@@ -55,7 +63,16 @@ final class RestResourceClient<T extends HasMetadata> implements ResourceClient<
     @Override
     public ResourceClient<T> inNamespace(String namespace) {
         Objects.requireNonNull(namespace, "namespace");
-        return new RestResourceClient<>(rest, type, namespace);
+        return new RestResourceClient<>(rest, type, namespace, deadline);
+    }
+
+    @Override
+    public ResourceClient<T> withDeadline(Duration deadline) {
+        Objects.requireNonNull(deadline, "deadline");
+        if (deadline.isNegative() || deadline.isZero()) {
+            throw new IllegalArgumentException("deadline must be positive, was " + deadline);
+        }
+        return new RestResourceClient<>(rest, type, namespace, deadline);
     }
 
     @Override
@@ -209,6 +226,9 @@ final class RestResourceClient<T extends HasMetadata> implements ResourceClient<
     }
 
     private Request on(Request request, @Nullable String inNamespace) {
+        if (deadline != null) {
+            request.deadline(deadline);
+        }
         return request.groupVersion(type.group(), type.version()).namespace(inNamespace).resource(type.plural());
     }
 

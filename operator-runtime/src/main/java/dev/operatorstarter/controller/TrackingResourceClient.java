@@ -10,6 +10,7 @@ import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.client.rest.WatchEvent;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.Scale;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.stream.Stream;
 import reactor.core.publisher.Flux;
@@ -40,6 +41,11 @@ final class TrackingResourceClient<T extends HasMetadata> implements ResourceCli
     @Override
     public ResourceClient<T> inNamespace(String namespace) {
         return new TrackingResourceClient<>(delegate.inNamespace(namespace), tracker);
+    }
+
+    @Override
+    public ResourceClient<T> withDeadline(Duration deadline) {
+        return new TrackingResourceClient<>(delegate.withDeadline(deadline), tracker);
     }
 
     @Override

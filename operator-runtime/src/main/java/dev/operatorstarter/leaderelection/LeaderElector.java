@@ -21,9 +21,14 @@ import org.slf4j.LoggerFactory;
  *   <li>Expiry is judged on this process's monotonic clock from the moment it <em>saw</em> the
  *       record change, never from the timestamps in the record, so clock skew between nodes
  *       does not matter.</li>
- *   <li>The leader gives up when it could not renew for the renew deadline, or at once when it
- *       sees another holder; {@link Leadership#isValid()} turns false by itself when renewals
- *       stop, before another candidate can have waited out the (longer) lease duration.</li>
+ *   <li>A term ends no later than the renew deadline after its last successful renewal, whatever
+ *       the elector's thread is doing (a request to the API server may hang): a watchdog thread
+ *       ends it then, and {@link Leadership#isValid()} turns false by itself at that moment, before
+ *       another candidate can have waited out the (longer) lease duration. The leader also gives
+ *       up at once when it sees another holder.</li>
+ *   <li>Each request to the lock is a single attempt with a deadline ({@link ResourceLock}): while
+ *       leading, the time left in the term; while following, the renew deadline. Requests are never
+ *       retried by the client and never queue behind its rate limiter.</li>
  *   <li>After losing, the elector campaigns again: the same process can be elected again
  *       without a restart. It never exits the JVM.</li>
  *   <li>{@link #close()} ends the term, releases the lease when configured (another candidate
@@ -34,6 +39,8 @@ import org.slf4j.LoggerFactory;
  * if that work ignores {@link Leadership#isValid()}; that the API server's view of time (e.g. a
  * paused etcd) agrees with the candidates'. The thread running {@code onStartedLeading} is
  * interrupted when its term ends.
+ *
+ * <p>The deadline rules live in {@link ElectorState#next}, unit-tested on a fake clock.
  */
 public final class LeaderElector implements AutoCloseable {
 
@@ -45,7 +52,7 @@ public final class LeaderElector implements AutoCloseable {
         HELD,
         /** Another candidate holds an unexpired lease. */
         HELD_BY_OTHER,
-        /** Reading or writing the lock failed (conflict, network, forbidden). */
+        /** Reading or writing the lock failed (conflict, network, forbidden, deadline). */
         FAILED
     }
 
@@ -53,27 +60,30 @@ public final class LeaderElector implements AutoCloseable {
     private final ResourceLock lock;
     private final CountDownLatch closing = new CountDownLatch(1);
     private final Object lifecycle = new Object();
+    /** Guards {@link #state} and {@link #term}; the watchdog waits on it. */
+    private final Object monitor = new Object();
     private @Nullable Thread thread;
+    private @Nullable Thread watchdog;
+    private ElectorState state = new ElectorState.Following(null, 0);
     private volatile @Nullable Term term;
     private volatile String leader = "";
-    private ResourceLock.@Nullable Observed observed;
-    private long observedAtNanos;
-    /** When the last attempt began: a successful write counts from here, never from its response. */
-    private long attemptStartedNanos;
-    /** When another holder's lease, as observed, runs out (valid after a HELD_BY_OTHER attempt). */
-    private long otherExpiresNanos;
+    /** Why the current term ended, for the log. */
+    private String endReason = "";
 
     public LeaderElector(LeaderElectionConfig config) {
         this.config = config;
         this.lock = config.lock();
     }
 
-    /** Starts campaigning on a thread of the configured factory. */
+    /** Starts campaigning on a thread of the configured factory, and the term's watchdog on another. */
     public void start() {
         synchronized (lifecycle) {
             if (thread != null) {
                 throw new IllegalStateException(config.name() + ": the elector was started already");
             }
+            watchdog = config.threadFactory().newThread(this::watch);
+            watchdog.setName("leader-elector-" + config.name() + "-watchdog");
+            watchdog.start();
             thread = config.threadFactory().newThread(this::run);
             thread.setName("leader-elector-" + config.name());
             thread.start();
@@ -93,21 +103,28 @@ public final class LeaderElector implements AutoCloseable {
 
     /**
      * Stops campaigning; if leading, ends the term and (when configured) releases the lease.
-     * Waits up to the renew deadline for that to finish.
+     * A request to the lock in flight is abandoned. Waits up to the renew deadline plus two
+     * retry periods for that to finish.
      */
     @Override
     public void close() {
         closing.countDown();
         Thread running;
+        Thread guard;
         synchronized (lifecycle) {
             running = thread;
+            guard = watchdog;
         }
         if (running != null && running != Thread.currentThread()) {
+            running.interrupt(); // abandons a request in flight; the thread clears the flag before releasing
             try {
-                running.join(config.renewDeadline().toMillis() + config.retryPeriod().toMillis());
+                running.join(config.renewDeadline().toMillis() + 2 * config.retryPeriod().toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        if (guard != null && guard != Thread.currentThread()) {
+            guard.interrupt(); // never waits for the monitor: a callback may be running under it
         }
     }
 
@@ -115,132 +132,138 @@ public final class LeaderElector implements AutoCloseable {
         return closing.getCount() == 0;
     }
 
+    private long now() {
+        return config.ticker().getAsLong();
+    }
+
     private void run() {
         log.info("{}: campaigning as {} for {}", config.name(), lock.identity(), lock.describe());
         while (!isClosing()) {
-            if (campaign()) {
-                lead();
+            boolean leading;
+            synchronized (monitor) {
+                leading = state instanceof ElectorState.Leading;
+            }
+            if (leading) {
+                Term current = term;
+                if (current != null && current.isValid()) {
+                    sleep(config.retryPeriod().toNanos());
+                } // else the last write was slow: renew at once, while the term lasts
+                if (!isClosing()) {
+                    tryAcquireOrRenew();
+                }
+            } else {
+                campaignOnce();
             }
         }
+        Thread.interrupted(); // close() interrupted a request in flight: release with a clean flag
+        apply(new ElectorState.Event.Closed(), "the elector is closing");
         log.info("{}: stopped campaigning", config.name());
     }
 
-    /** Tries until this candidate holds the lock (true) or the elector closes (false). */
-    private boolean campaign() {
-        while (!isClosing()) {
-            Attempt attempt = tryAcquireOrRenew();
-            if (attempt == Attempt.HELD) {
-                return true;
-            }
-            long period = config.retryPeriod().toNanos();
-            long wait = period + (long) (ThreadLocalRandom.current().nextDouble() * (LeaderElectionConfig.JITTER - 1)
-                    * period);
-            if (attempt == Attempt.HELD_BY_OTHER) {
-                // Try again right when the observed lease runs out, not up to a retry period later.
-                long untilExpiry = otherExpiresNanos - config.ticker().getAsLong();
-                wait = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(wait, untilExpiry + 1));
-            }
-            sleep(wait);
+    /** One attempt while following, then the wait before the next. */
+    private void campaignOnce() {
+        Attempt attempt = tryAcquireOrRenew();
+        if (attempt == Attempt.HELD || isClosing()) {
+            return;
         }
-        return false;
+        long period = config.retryPeriod().toNanos();
+        long wait = period + (long) (ThreadLocalRandom.current().nextDouble() * (LeaderElectionConfig.JITTER - 1) * period);
+        if (attempt == Attempt.HELD_BY_OTHER) {
+            // Try again right when the observed lease runs out, not up to a retry period later.
+            Optional<Long> runsOut;
+            synchronized (monitor) {
+                runsOut = ElectorState.othersLeaseRunsOutAt(state, lock.identity(), now());
+            }
+            if (runsOut.isPresent()) {
+                wait = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(wait, runsOut.get() - now() + 1));
+            }
+        }
+        sleep(wait);
     }
 
-    private void lead() {
-        // The term counts from before the winning request was sent: others count from when they
-        // saw its result, which is later, so this side of the lease always ends first.
-        Term current = new Term(attemptStartedNanos);
-        term = current;
-        config.metrics().leading(config.name(), true);
-        log.info("{}: {} became the leader", config.name(), lock.identity());
-        Thread work = config.threadFactory().newThread(() -> {
-            try {
-                config.callbacks().onStartedLeading(current);
-            } catch (RuntimeException e) {
-                log.error("{}: onStartedLeading failed", config.name(), e);
-            }
-        });
-        work.setName("leader-" + config.name());
-        work.start();
-        String reason = "the elector is closing";
-        while (!isClosing()) {
-            if (current.isValid()) {
-                sleep(config.retryPeriod().toNanos());
-            } // else the last write was slow: renew at once so that the term becomes valid again
-            if (isClosing()) {
-                break;
-            }
-            Attempt attempt = tryAcquireOrRenew();
-            long now = config.ticker().getAsLong();
-            if (attempt == Attempt.HELD) {
-                current.renewed(attemptStartedNanos);
-            } else if (attempt == Attempt.HELD_BY_OTHER) {
-                reason = "the lock shows another holder (" + leader + ")";
-                break;
-            } else if (now - current.lastRenewNanos >= config.renewDeadline().toNanos()) {
-                reason = "no renewal succeeded for the renew deadline of " + config.renewDeadline();
-                break;
+    /** Ends the term when its deadline passes, whatever the elector's thread is waiting for. */
+    private void watch() {
+        synchronized (monitor) {
+            while (!isClosing()) {
+                try {
+                    if (state instanceof ElectorState.Leading leading) {
+                        long left = leading.renewedAtNanos() + config.renewDeadline().toNanos() - now();
+                        if (left <= 0) {
+                            apply(new ElectorState.Event.Tick(now()), "no renewal succeeded within the renew deadline of "
+                                    + config.renewDeadline());
+                        } else {
+                            TimeUnit.NANOSECONDS.timedWait(monitor, left);
+                        }
+                    } else {
+                        monitor.wait();
+                    }
+                } catch (InterruptedException e) {
+                    return; // close()
+                }
             }
         }
-        current.end();
-        work.interrupt();
-        config.metrics().leading(config.name(), false);
-        if (isClosing() && config.releaseOnClose()) {
-            release();
+    }
+
+    /** The request deadline for the next call to the lock: never past the current term's end. */
+    private Duration requestDeadline() {
+        synchronized (monitor) {
+            if (state instanceof ElectorState.Leading leading) {
+                long left = leading.renewedAtNanos() + config.renewDeadline().toNanos() - now();
+                return Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(1), left));
+            }
         }
-        log.info("{}: {} stopped leading: {}", config.name(), lock.identity(), reason);
-        try {
-            config.callbacks().onStoppedLeading();
-        } catch (RuntimeException e) {
-            log.error("{}: onStoppedLeading failed", config.name(), e);
-        }
+        return config.renewDeadline();
     }
 
     /** One attempt to take or keep the lock (client-go's {@code tryAcquireOrRenew}). */
     Attempt tryAcquireOrRenew() {
-        Instant now = config.clock().instant();
-        long nowNanos = config.ticker().getAsLong();
-        attemptStartedNanos = nowNanos;
-        Optional<ResourceLock.Observed> current;
+        Instant wallNow = config.clock().instant();
+        Optional<ResourceLock.Observed> seen;
         try {
-            current = lock.get();
+            seen = lock.get(requestDeadline());
         } catch (RuntimeException e) {
             log.warn("{}: cannot read {}: {}", config.name(), lock.describe(), e.getMessage());
+            apply(new ElectorState.Event.Failed(now()), "reading the lock failed");
             return Attempt.FAILED;
         }
-        if (current.isEmpty()) {
-            LeaderElectionRecord mine = new LeaderElectionRecord(lock.identity(), config.leaseDuration(), now, now, 0);
+        ElectorState afterRead = apply(new ElectorState.Event.Read(seen, now()), "the lock shows another holder");
+        if (afterRead instanceof ElectorState.Released) {
+            return Attempt.FAILED;
+        }
+        if (seen.isEmpty()) {
+            LeaderElectionRecord mine = new LeaderElectionRecord(lock.identity(), config.leaseDuration(), wallNow, wallNow, 0);
+            long sent = now();
             try {
-                lock.create(mine);
+                lock.create(mine, requestDeadline());
             } catch (RuntimeException e) {
                 writeFailed("create", e);
                 return Attempt.FAILED;
             }
-            observe(new ResourceLock.Observed(mine, ""), nowNanos);
-            return Attempt.HELD;
+            return wrote(new ResourceLock.Observed(mine, ""), sent);
         }
-        ResourceLock.Observed seen = current.get();
-        if (observed == null || !seen.equals(observed)) {
-            observe(seen, nowNanos);
-        }
-        LeaderElectionRecord record = seen.record();
-        boolean mine = record.holderIdentity().equals(lock.identity());
-        if (!record.isReleased() && !mine && nowNanos - observedAtNanos < record.leaseDuration().toNanos()) {
-            otherExpiresNanos = observedAtNanos + record.leaseDuration().toNanos();
+        if (ElectorState.othersLeaseRunsOutAt(afterRead, lock.identity(), now()).isPresent()) {
             return Attempt.HELD_BY_OTHER;
         }
-        LeaderElectionRecord next = mine
-                ? new LeaderElectionRecord(lock.identity(), config.leaseDuration(), record.acquireTime(), now,
+        LeaderElectionRecord record = seen.get().record();
+        LeaderElectionRecord next = record.holderIdentity().equals(lock.identity())
+                ? new LeaderElectionRecord(lock.identity(), config.leaseDuration(), record.acquireTime(), wallNow,
                         record.leaderTransitions())
-                : new LeaderElectionRecord(lock.identity(), config.leaseDuration(), now, now,
+                : new LeaderElectionRecord(lock.identity(), config.leaseDuration(), wallNow, wallNow,
                         record.leaderTransitions() + 1);
+        long sent = now();
         try {
-            lock.update(next, seen.version());
+            lock.update(next, seen.get().version(), requestDeadline());
         } catch (RuntimeException e) {
             writeFailed("update", e);
             return Attempt.FAILED;
         }
-        observe(new ResourceLock.Observed(next, seen.version()), nowNanos);
-        return Attempt.HELD;
+        return wrote(new ResourceLock.Observed(next, seen.get().version()), sent);
+    }
+
+    private Attempt wrote(ResourceLock.Observed written, long sentAtNanos) {
+        ElectorState after = apply(new ElectorState.Event.Wrote(written, sentAtNanos, now()),
+                "the renewal came back after the renew deadline of " + config.renewDeadline());
+        return after instanceof ElectorState.Leading ? Attempt.HELD : Attempt.FAILED;
     }
 
     /**
@@ -254,11 +277,46 @@ public final class LeaderElector implements AutoCloseable {
         } else {
             log.warn("{}: cannot {} {}: {}", config.name(), verb, lock.describe(), e.getMessage());
         }
+        apply(new ElectorState.Event.Failed(now()), verb + " of the lock failed");
     }
 
-    private void observe(ResourceLock.Observed seen, long nowNanos) {
-        observed = seen;
-        observedAtNanos = nowNanos;
+    /**
+     * Moves to the state after {@code event} and carries out what the move means: a new term
+     * starts, a term is renewed or ends (its callbacks run here, on whichever thread reported the
+     * event), a new holder is announced.
+     *
+     * @param reason why a term that ends here ended, for the log
+     */
+    private ElectorState apply(ElectorState.Event event, String reason) {
+        synchronized (monitor) {
+            ElectorState before = state;
+            ElectorState after = ElectorState.next(before, event, lock.identity(), config.renewDeadline());
+            state = after;
+            if (before instanceof ElectorState.Leading && !(after instanceof ElectorState.Leading)) {
+                endTerm(reason);
+            }
+            announce(after);
+            if (after instanceof ElectorState.Leading leading) {
+                if (before instanceof ElectorState.Leading) {
+                    Term current = term;
+                    if (current != null) {
+                        current.renewed(leading.renewedAtNanos());
+                    }
+                } else {
+                    startTerm(leading.renewedAtNanos());
+                }
+            }
+            monitor.notifyAll(); // the watchdog re-reads the deadline
+            return after;
+        }
+    }
+
+    private void announce(ElectorState current) {
+        ResourceLock.Observed seen = current instanceof ElectorState.Following following ? following.observed()
+                : current instanceof ElectorState.Leading leading ? leading.written() : null;
+        if (seen == null) {
+            return;
+        }
         String holder = seen.record().holderIdentity();
         if (!holder.equals(leader)) {
             leader = holder;
@@ -270,18 +328,56 @@ public final class LeaderElector implements AutoCloseable {
         }
     }
 
+    private void startTerm(long renewedAtNanos) {
+        Term current = new Term(renewedAtNanos);
+        term = current;
+        config.metrics().leading(config.name(), true);
+        log.info("{}: {} became the leader", config.name(), lock.identity());
+        Thread work = config.threadFactory().newThread(() -> {
+            try {
+                config.callbacks().onStartedLeading(current);
+            } catch (RuntimeException e) {
+                log.error("{}: onStartedLeading failed", config.name(), e);
+            }
+        });
+        work.setName("leader-" + config.name());
+        current.work = work;
+        work.start();
+    }
+
+    private void endTerm(String reason) {
+        Term current = term;
+        if (current == null) {
+            return;
+        }
+        current.end();
+        Thread work = current.work;
+        if (work != null) {
+            work.interrupt();
+        }
+        config.metrics().leading(config.name(), false);
+        log.info("{}: {} stopped leading: {}", config.name(), lock.identity(), reason);
+        try {
+            config.callbacks().onStoppedLeading();
+        } catch (RuntimeException e) {
+            log.error("{}: onStoppedLeading failed", config.name(), e);
+        }
+        if (isClosing() && config.releaseOnClose()) {
+            release(); // only once this term's work has been told to stop
+        }
+    }
+
     /** Writes an empty holder if this candidate still holds the lock. */
     private void release() {
         try {
-            Optional<ResourceLock.Observed> current = lock.get();
+            Optional<ResourceLock.Observed> current = lock.get(config.retryPeriod());
             if (current.isEmpty() || !current.get().record().holderIdentity().equals(lock.identity())) {
                 return;
             }
             Instant now = config.clock().instant();
             LeaderElectionRecord released = new LeaderElectionRecord("", Duration.ofSeconds(1), now, now,
                     current.get().record().leaderTransitions());
-            lock.update(released, current.get().version());
-            observe(new ResourceLock.Observed(released, current.get().version()), config.ticker().getAsLong());
+            lock.update(released, current.get().version(), config.retryPeriod());
             log.info("{}: released {}", config.name(), lock.describe());
         } catch (RuntimeException e) {
             log.warn("{}: cannot release {}: {}; others take over when the lease expires", config.name(),
@@ -293,8 +389,7 @@ public final class LeaderElector implements AutoCloseable {
         try {
             closing.await(nanos, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            closing.countDown();
+            closing.countDown(); // only close() interrupts this thread
         }
     }
 
@@ -302,6 +397,7 @@ public final class LeaderElector implements AutoCloseable {
     private final class Term implements Leadership {
         private final CountDownLatch ended = new CountDownLatch(1);
         private volatile long lastRenewNanos;
+        private volatile @Nullable Thread work;
 
         Term(long acquiredNanos) {
             this.lastRenewNanos = acquiredNanos;
@@ -317,8 +413,7 @@ public final class LeaderElector implements AutoCloseable {
 
         @Override
         public boolean isValid() {
-            return ended.getCount() > 0
-                    && config.ticker().getAsLong() - lastRenewNanos < config.renewDeadline().toNanos();
+            return ended.getCount() > 0 && now() - lastRenewNanos < config.renewDeadline().toNanos();
         }
 
         @Override

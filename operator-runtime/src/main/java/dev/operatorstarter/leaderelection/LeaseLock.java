@@ -49,26 +49,26 @@ public final class LeaseLock implements ResourceLock {
     }
 
     @Override
-    public Optional<Observed> get() {
-        Optional<Lease> lease = leases.find(name);
+    public Optional<Observed> get(Duration deadline) {
+        Optional<Lease> lease = leases.withDeadline(deadline).find(name);
         lease.ifPresent(read -> lastRead = read);
         return lease.map(read -> new Observed(toRecord(read.getSpec()), read.getMetadata().getResourceVersion()));
     }
 
     @Override
-    public void create(LeaderElectionRecord record) {
-        leases.create(new LeaseBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
+    public void create(LeaderElectionRecord record, Duration deadline) {
+        leases.withDeadline(deadline).create(new LeaseBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
                 .withSpec(toSpec(record)).build());
     }
 
     @Override
-    public void update(LeaderElectionRecord record, String version) {
+    public void update(LeaderElectionRecord record, String version, Duration deadline) {
         Lease read = lastRead;
         Lease next = read != null && version.equals(read.getMetadata().getResourceVersion())
                 ? new LeaseBuilder(read).withSpec(toSpec(record)).build()
                 : new LeaseBuilder().withNewMetadata().withNamespace(namespace).withName(name)
                         .withResourceVersion(version).endMetadata().withSpec(toSpec(record)).build();
-        leases.update(next);
+        leases.withDeadline(deadline).update(next);
     }
 
     @Override

@@ -16,7 +16,12 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +36,8 @@ class LeaderElectorTest {
         private int version;
         /** Thrown by every create and update while set. */
         RuntimeException writeFailure;
+        /** Runs in every read before it returns: a slow or hung server. */
+        volatile Runnable duringRead = () -> { };
 
         MemoryLock(String identity) {
             this.identity = identity;
@@ -47,12 +54,17 @@ class LeaderElectorTest {
         }
 
         @Override
-        public synchronized Optional<Observed> get() {
-            return Optional.ofNullable(shared.current);
+        public Optional<Observed> get(Duration deadline) {
+            Optional<Observed> read;
+            synchronized (shared) {
+                read = Optional.ofNullable(shared.current);
+            }
+            duringRead.run();
+            return read;
         }
 
         @Override
-        public void create(LeaderElectionRecord record) {
+        public void create(LeaderElectionRecord record, Duration deadline) {
             synchronized (shared) {
                 if (shared.writeFailure != null) {
                     throw shared.writeFailure;
@@ -65,7 +77,7 @@ class LeaderElectorTest {
         }
 
         @Override
-        public void update(LeaderElectionRecord record, String version) {
+        public void update(LeaderElectionRecord record, String version, Duration deadline) {
             synchronized (shared) {
                 if (shared.writeFailure != null) {
                     throw shared.writeFailure;
@@ -145,6 +157,71 @@ class LeaderElectorTest {
         assertThat(lock.record().holderIdentity()).isEqualTo("me");
         assertThat(lock.record().leaderTransitions()).isEqualTo(4);
         assertThat(leaders).containsExactly("other", "me");
+    }
+
+    @Test
+    void aSlowReadDoesNotShortenAnotherHoldersLease() {
+        lock.put(heldBy("other", Instant.EPOCH));
+        LeaderElector elector = elector(lock);
+        // The first read takes 6 s: the holder may have renewed just before it returned.
+        lock.duringRead = () -> advance(Duration.ofSeconds(6));
+        assertThat(elector.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.HELD_BY_OTHER);
+        lock.duringRead = () -> { };
+
+        advance(Duration.ofSeconds(14)); // 20 s after the read was sent, 14 s after it returned
+        assertThat(elector.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.HELD_BY_OTHER);
+        advance(Duration.ofSeconds(1));
+        assertThat(elector.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.HELD);
+    }
+
+    @Test
+    void aHungRenewalEndsTheTermAtTheRenewDeadlineWhileTheRequestStillHangs() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        CountDownLatch unblock = new CountDownLatch(1);
+        AtomicInteger hanging = new AtomicInteger();
+        AtomicReference<Leadership> term = new AtomicReference<>();
+        AtomicBoolean hungWhenStopped = new AtomicBoolean();
+        AtomicBoolean validWhenStopped = new AtomicBoolean(true);
+        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(lock, new LeaderCallbacks() {
+            @Override
+            public void onStartedLeading(Leadership leadership) {
+                term.set(leadership);
+                started.countDown();
+            }
+
+            @Override
+            public void onStoppedLeading() {
+                hungWhenStopped.set(hanging.get() > 0);
+                validWhenStopped.set(term.get().isValid());
+                stopped.countDown();
+            }
+        }).leaseDuration(Duration.ofMillis(1500)).renewDeadline(Duration.ofMillis(1000))
+                .retryPeriod(Duration.ofMillis(200)).build());
+        elector.start();
+        try {
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            // From now on a read never answers, and ignores its deadline: only the elector can end the term.
+            lock.duringRead = () -> {
+                hanging.incrementAndGet();
+                try {
+                    unblock.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    hanging.decrementAndGet();
+                }
+            };
+
+            assertThat(stopped.await(10, TimeUnit.SECONDS)).as("the term ended").isTrue();
+            assertThat(hungWhenStopped).as("while the renewal still hung").isTrue();
+            assertThat(validWhenStopped).isFalse();
+            assertThat(elector.isLeader()).isFalse();
+            assertThat(term.get().awaitEnd(Duration.ZERO)).isTrue();
+        } finally {
+            unblock.countDown();
+            elector.close();
+        }
     }
 
     @Test

@@ -173,6 +173,12 @@ final class HttpTransport implements AutoCloseable {
 
     /** One request whose successful response is handled by {@code body}; retried per the options. */
     <T> Mono<T> execute(RequestSpec spec, Function<ClientResponse, Mono<T>> body) {
+        if (spec.deadline() != null) {
+            return Mono.defer(() -> prepare(spec).exchangeToMono(response -> response.statusCode()
+                            .is2xxSuccessful() ? body.apply(response) : error(response, spec)))
+                    .timeout(spec.deadline())
+                    .onErrorMap(e -> translate(e, spec));
+        }
         Mono<T> attempt = Mono.defer(() -> prepare(spec).exchangeToMono(response -> response.statusCode()
                         .is2xxSuccessful() ? body.apply(response) : error(response, spec)))
                 .timeout(options.requestTimeout()); // one attempt, not counting the wait for a token
@@ -265,8 +271,11 @@ final class HttpTransport implements AutoCloseable {
             return error;
         }
         if (error instanceof TimeoutException) {
-            return new KubernetesClientException(spec.describe() + " timed out after " + options.requestTimeout().toMillis()
-                    + " ms (requestTimeout)", error);
+            return spec.deadline() != null
+                    ? new KubernetesClientException(spec.describe() + " timed out after its deadline of "
+                            + spec.deadline().toMillis() + " ms", error)
+                    : new KubernetesClientException(spec.describe() + " timed out after "
+                            + options.requestTimeout().toMillis() + " ms (requestTimeout)", error);
         }
         if (error instanceof DecodingException || error instanceof JacksonException) {
             return new KubernetesClientException(spec.describe() + " returned a body that is not valid JSON: "
@@ -479,7 +488,12 @@ final class HttpTransport implements AutoCloseable {
     }
 
     /** One HTTP request as the transport sees it. */
-    record RequestSpec(HttpMethod method, URI uri, String accept, @Nullable Object body, String contentType) {
+    /**
+     * @param deadline when set, the request is one attempt that must finish within it, is never
+     *     retried and does not wait for a rate-limiter token (see {@link Request#deadline})
+     */
+    record RequestSpec(HttpMethod method, URI uri, String accept, @Nullable Object body, String contentType,
+            @Nullable Duration deadline) {
 
         String describe() {
             return method.name() + " " + uri;

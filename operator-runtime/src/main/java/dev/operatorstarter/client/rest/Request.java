@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,7 @@ public final class Request {
     private @Nullable Object body;
     private String contentType = "application/json";
     private String accept = "application/json";
+    private @Nullable Duration deadline;
 
     Request(HttpTransport transport, HttpMethod method) {
         this.transport = transport;
@@ -137,6 +139,21 @@ public final class Request {
     /** The {@code Accept} header; default {@code application/json}. */
     public Request accept(String accept) {
         this.accept = accept;
+        return this;
+    }
+
+    /**
+     * Makes this request one attempt that must finish within {@code deadline}, counted from when
+     * it is sent: it is not retried (not even on 429 or a reset connection) and does not wait for
+     * the client's rate limiter. For callers whose own guarantee has a deadline, such as a leader
+     * renewing its lease: a request that outlives the guarantee it serves is worse than none.
+     * Streaming requests ignore it.
+     */
+    public Request deadline(Duration deadline) {
+        if (deadline.isNegative() || deadline.isZero()) {
+            throw new IllegalArgumentException("deadline must be positive, was " + deadline);
+        }
+        this.deadline = deadline;
         return this;
     }
 
@@ -228,7 +245,7 @@ public final class Request {
         } else if (body != null) {
             payload = Json.MAPPER.writeValueAsBytes(body);
         }
-        return new HttpTransport.RequestSpec(method, uri(), accept, payload, contentType);
+        return new HttpTransport.RequestSpec(method, uri(), accept, payload, contentType, deadline);
     }
 
     private static Mono<byte[]> readBytes(ClientResponse response) {

@@ -250,6 +250,42 @@ class TransportFaultsTest {
     }
 
     @Test
+    void aRequestWithADeadlineIsOneAttemptThatEndsAtItsDeadlineNotAfterTheRequestTimeoutAndRetries() throws Exception {
+        RestClient client = connect(new FaultServer(request -> Reply.hang()), fastRetries(5).toBuilder()
+                .requestTimeout(Duration.ofSeconds(60)).build());
+
+        assertThatThrownBy(() -> getConfigMap(client).deadline(Duration.ofMillis(300)).execute(ConfigMap.class))
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("GET " + server.uri() + "/api/v1/namespaces/default/configmaps/x")
+                .hasMessageContaining("timed out after its deadline of 300 ms");
+        assertThat(server.requests()).hasSize(1);
+    }
+
+    @Test
+    void aRequestWithADeadlineIsNotRetriedOnTooManyRequestsOrUnavailable() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        RestClient client = connect(new FaultServer(request -> calls.incrementAndGet() == 1
+                ? Reply.json(429, TOO_MANY, "Retry-After: 1") : Reply.json(503, "{}")), fastRetries(5));
+
+        assertThatThrownBy(() -> getConfigMap(client).deadline(Duration.ofSeconds(5)).execute(ConfigMap.class))
+                .isInstanceOf(ApiException.TooManyRequests.class);
+        assertThatThrownBy(() -> getConfigMap(client).deadline(Duration.ofSeconds(5)).execute(ConfigMap.class))
+                .isInstanceOf(ApiException.class).satisfies(e -> assertThat(((ApiException) e).code()).isEqualTo(503));
+        assertThat(server.requests()).hasSize(2);
+    }
+
+    @Test
+    void aRequestWithADeadlineDoesNotQueueBehindTheRateLimiter() throws Exception {
+        RestClient client = connect(new FaultServer(request -> Reply.json(200, CONFIG_MAP)), fastRetries(0)
+                .toBuilder().rateLimit(new RateLimit(0.001, 1)).build());
+        getConfigMap(client).execute(ConfigMap.class); // spends the only token for the next 1,000 s
+
+        ConfigMap read = getConfigMap(client).deadline(Duration.ofSeconds(5)).execute(ConfigMap.class);
+
+        assertThat(read.getData()).containsEntry("k", "v");
+    }
+
+    @Test
     void anAttemptThatGetsNoAnswerTimesOutWithTheRequestNamed() throws Exception {
         RestClient client = connect(new FaultServer(request -> Reply.hang()), ClientOptions.builder().maxRetries(0)
                 .requestTimeout(Duration.ofMillis(300)).build());

@@ -39,7 +39,10 @@ import org.slf4j.MDC;
  * <p>Guarantees: one request is never reconciled by two workers at once, and a change that
  * arrives during its reconcile leads to one more reconcile afterwards; an exception means a
  * rate-limited retry with no attempt limit; a {@link TerminalException} is not retried; nothing
- * thrown, {@link Error}s included, stops a worker; a reconcile never sees, in the primary
+ * thrown, {@link Error}s included, stops a worker, and neither does an interrupt: workers end only
+ * when the controller stops (an interrupt flag a reconcile leaves set is cleared after it, and the
+ * {@linkplain ControllerOptions#reconcileTimeout() timeout}'s interrupt never reaches a later
+ * reconcile); a reconcile never sees, in the primary
  * informer's cache, an object older than this controller's last write to it through a
  * {@linkplain #tracked tracked} client (waiting up to {@link ControllerOptions#readYourWritesTimeout()}).
  * Each reconcile runs with the MDC keys {@code controller}, {@code namespace}, {@code name} and
@@ -292,13 +295,17 @@ public final class Controller<T extends HasMetadata> {
         });
     }
 
+    /** A worker's loop: it ends only when its queue has shut down and has nothing more to hand out. */
     private void work(RateLimitingQueue<Request> source, AtomicBoolean stopping) {
         while (true) {
             Optional<Request> next;
             try {
                 next = source.get();
             } catch (InterruptedException e) {
-                return; // stop() interrupts only workers that outlived the drain
+                if (source.isShuttingDown()) {
+                    return; // stop() interrupts only workers that outlived the drain
+                }
+                continue; // a stray interrupt (not ours to act on) must not end the worker
             }
             if (next.isEmpty()) {
                 return;
@@ -309,6 +316,7 @@ public final class Controller<T extends HasMetadata> {
                     process(source, request);
                 }
             } finally {
+                Thread.interrupted(); // an interrupt a reconcile left set belongs to that reconcile
                 source.done(request);
             }
         }
@@ -387,34 +395,46 @@ public final class Controller<T extends HasMetadata> {
         return Optional.empty();
     }
 
-    /** Interrupts the worker when a reconcile outlives its timeout; never leaks the interrupt. */
+    /**
+     * Interrupts the worker when a reconcile outlives its timeout; never leaks the interrupt: the
+     * timer interrupts only while holding this object's monitor and only while the reconcile runs,
+     * and {@link #disarm} takes the monitor, so an interrupt the timer decided on is delivered
+     * before disarm clears it, never after.
+     */
     private static final class Timeout {
-        private static final int RUNNING = 0;
-        private static final int DONE = 1;
-        private static final int EXPIRED = 2;
-        private final AtomicInteger state = new AtomicInteger(RUNNING);
+        private enum State { RUNNING, DONE, EXPIRED }
+
+        private State state = State.RUNNING; // guarded by this
         private @Nullable ScheduledFuture<?> task;
 
         static Timeout arm(@Nullable ScheduledExecutorService scheduler, Duration timeout) {
             Timeout armed = new Timeout();
             if (scheduler != null && !timeout.isZero()) {
                 Thread worker = Thread.currentThread();
-                armed.task = scheduler.schedule(() -> {
-                    if (armed.state.compareAndSet(RUNNING, EXPIRED)) {
-                        worker.interrupt();
-                    }
-                }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+                armed.task = scheduler.schedule(() -> armed.expire(worker), timeout.toNanos(), TimeUnit.NANOSECONDS);
             }
             return armed;
         }
 
-        boolean expired() {
-            return state.get() == EXPIRED;
+        private synchronized void expire(Thread worker) {
+            if (state == State.RUNNING) {
+                state = State.EXPIRED;
+                worker.interrupt();
+            }
         }
 
+        synchronized boolean expired() {
+            return state == State.EXPIRED;
+        }
+
+        /** Called by the worker when the reconcile ends; clears the timeout's interrupt if it fired. */
         void disarm() {
-            if (!state.compareAndSet(RUNNING, DONE)) {
-                Thread.interrupted(); // the timeout fired: clear its interrupt
+            synchronized (this) {
+                if (state == State.RUNNING) {
+                    state = State.DONE;
+                } else if (state == State.EXPIRED) {
+                    Thread.interrupted();
+                }
             }
             if (task != null) {
                 task.cancel(false);

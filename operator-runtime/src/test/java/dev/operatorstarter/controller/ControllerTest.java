@@ -22,6 +22,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -204,6 +207,94 @@ class ControllerTest {
         });
         await().atMost(Duration.ofSeconds(10)).until(() -> attempts.get() == 2);
         await().until(() -> registry.get("controller.runtime.reconcile").tag("result", "success").counter().count() == 1);
+    }
+
+    @Test
+    void aReconcileThatLeavesItsInterruptFlagSetDoesNotStopTheWorker() throws Exception {
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        List<String> interruptedOnEntry = new CopyOnWriteArrayList<>();
+        start(List.of(configMap("a", "1")), fast("stray-interrupt"), request -> {
+            reconciled.add(request.name());
+            if (Thread.currentThread().isInterrupted()) {
+                interruptedOnEntry.add(request.name());
+            }
+            if (request.name().equals("a")) {
+                Thread.currentThread().interrupt(); // as code that catches InterruptedException and restores the flag
+            }
+            return Result.done();
+        });
+        await().until(() -> reconciled.equals(List.of("a")));
+        controller.enqueue(new Request("ns", "b"));
+        await().until(() -> reconciled.equals(List.of("a", "b")));
+        assertThat(interruptedOnEntry).as("the flag does not carry over into the next reconcile").isEmpty();
+        assertThat(controller.isRunning()).isTrue();
+    }
+
+    @Test
+    void aTimeoutThatFiresAsTheReconcileReturnsDoesNotInterruptTheNextReconcile() throws Exception {
+        CountDownLatch timerFiring = new CountDownLatch(1);
+        CountDownLatch nextReconcileStarted = new CountDownLatch(1);
+        CountDownLatch timerDone = new CountDownLatch(1);
+        // The worker's interrupt() runs on the timer's thread once the timer has decided to
+        // interrupt. Holding it there plays the race deterministically: the timer delivers its
+        // interrupt only once the worker has moved on to its next reconcile, or once the worker is
+        // held back (BLOCKED) from leaving the timed-out reconcile until the interrupt is delivered.
+        ThreadFactory threads = task -> {
+            Thread thread = new Thread(task) {
+                private final AtomicBoolean held = new AtomicBoolean();
+
+                @Override
+                public void interrupt() {
+                    if (held.compareAndSet(false, true)) {
+                        timerFiring.countDown();
+                        await().pollInterval(Duration.ofMillis(1)).until(() -> getState() == State.BLOCKED
+                                || nextReconcileStarted.getCount() == 0);
+                        super.interrupt();
+                        timerDone.countDown();
+                        return;
+                    }
+                    super.interrupt();
+                }
+            };
+            thread.setDaemon(true);
+            return thread;
+        };
+        AtomicInteger attempts = new AtomicInteger();
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        List<String> interrupted = new CopyOnWriteArrayList<>();
+        start(List.of(configMap("a", "1")), fast("timeout-race").threadFactory(threads)
+                .reconcileTimeout(Duration.ofMillis(200)), request -> {
+                    if (attempts.incrementAndGet() == 1) {
+                        awaitUninterruptibly(timerFiring);
+                        return Result.done(); // just as the timer fires: counted as timed out, retried
+                    }
+                    nextReconcileStarted.countDown();
+                    awaitUninterruptibly(timerDone);
+                    if (Thread.currentThread().isInterrupted()) {
+                        interrupted.add(request.name());
+                    }
+                    reconciled.add(request.name());
+                    return Result.done();
+                });
+        await().until(() -> reconciled.equals(List.of("a")));
+        assertThat(interrupted).as("reconciles hit by the earlier reconcile's timeout").isEmpty();
+        controller.enqueue(new Request("ns", "b"));
+        await().until(() -> reconciled.equals(List.of("a", "b")));
+        assertThat(registry.get("controller.runtime.reconcile").tag("result", "error").counter().count()).isEqualTo(1);
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (latch.getCount() > 0) {
+            try {
+                latch.await();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

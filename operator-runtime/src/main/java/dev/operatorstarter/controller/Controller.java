@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -36,7 +37,8 @@ import org.slf4j.MDC;
  * in a rate-limited work queue, and {@link ControllerOptions#workers()} workers run the
  * {@link ReconcileHandler} (controller-runtime's controller).
  *
- * <p>Guarantees: one request is never reconciled by two workers at once, and a change that
+ * <p>Guarantees: one request is never reconciled by two workers at once (across a restart too: a
+ * restarted controller waits for a reconcile that {@link #stop} abandoned), and a change that
  * arrives during its reconcile leads to one more reconcile afterwards; an exception means a
  * rate-limited retry with no attempt limit; a {@link TerminalException} is not retried; nothing
  * thrown, {@link Error}s included, stops a worker, and neither does an interrupt: workers end only
@@ -56,6 +58,7 @@ public final class Controller<T extends HasMetadata> {
 
     private static final Logger log = LoggerFactory.getLogger(Controller.class);
     private static final Duration STALE_RETRY = Duration.ofMillis(50);
+    private static final Duration HELD_RETRY = Duration.ofMillis(50);
 
     private record Watch<O extends HasMetadata>(SharedIndexInformer<O> informer, Function<O, Collection<Request>> mapper) {
     }
@@ -69,6 +72,12 @@ public final class Controller<T extends HasMetadata> {
     private final WriteTracker writes = new WriteTracker();
     private final Map<Request, Long> staleSince = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
+    /**
+     * Requests being reconciled, across runs: a run's work queue keeps its own workers apart, and
+     * this keeps a restarted controller's workers away from a reconcile an earlier run abandoned
+     * (still running after {@link #stop} gave up on it).
+     */
+    private final Set<Request> reconciling = ConcurrentHashMap.newKeySet();
     private final Object lifecycle = new Object();
     private volatile @Nullable RateLimitingQueue<Request> queue;
     private final List<HandlerRegistration> registrations = new ArrayList<>();
@@ -334,6 +343,20 @@ public final class Controller<T extends HasMetadata> {
                     name(), request, options.readYourWritesTimeout());
         }
         staleSince.remove(request);
+        if (!reconciling.add(request)) {
+            log.debug("{}: {} is still being reconciled by a worker of an earlier run; trying again in {}", name(),
+                    request, HELD_RETRY);
+            source.addAfter(request, HELD_RETRY);
+            return;
+        }
+        try {
+            reconcile(source, request);
+        } finally {
+            reconciling.remove(request);
+        }
+    }
+
+    private void reconcile(RateLimitingQueue<Request> source, Request request) {
         MDC.put("controller", name());
         MDC.put("namespace", request.namespace());
         MDC.put("name", request.name());

@@ -11,6 +11,7 @@ import dev.operatorstarter.client.ResourceList;
 import dev.operatorstarter.client.ResourceType;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.WatchEvent;
+import dev.operatorstarter.workqueue.MicrometerWorkQueueMetrics;
 import dev.operatorstarter.workqueue.RateLimiter;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -309,6 +310,49 @@ class ControllerTest {
         assertThat(controller.isRunning()).isFalse();
         controller.start();
         await().until(() -> seen.size() == 4);
+    }
+
+    @Test
+    void aRestartedControllerWaitsForAReconcileTheLastRunAbandonedBeforeReconcilingThatKeyAgain() throws Exception {
+        CountDownLatch stuck = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger attemptsOfA = new AtomicInteger();
+        AtomicInteger runningA = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        start(List.of(configMap("a", "1")), fast("abandoned").queueMetrics(new MicrometerWorkQueueMetrics(registry)),
+                request -> {
+                    if (request.name().equals("a")) {
+                        if (runningA.incrementAndGet() > 1) {
+                            overlaps.incrementAndGet();
+                        }
+                        try {
+                            if (attemptsOfA.incrementAndGet() == 1) {
+                                stuck.countDown();
+                                awaitUninterruptibly(release); // as a read that ignores interrupts
+                            }
+                        } finally {
+                            runningA.decrementAndGet();
+                        }
+                    }
+                    reconciled.add(request.name());
+                    return Result.done();
+                });
+        stuck.await();
+        assertThat(controller.stop(Duration.ZERO)).as("the stuck reconcile was abandoned").isFalse();
+        controller.start(); // the cache's replay queues a again
+        await().until(() -> registry.get("workqueue.adds").tag("name", "abandoned").counter().count() >= 3
+                || attemptsOfA.get() > 1);
+        assertThat(attemptsOfA).as("a was met again and put back, not reconciled beside the abandoned reconcile")
+                .hasValue(1);
+
+        controller.enqueue(new Request("ns", "b"));
+        await().until(() -> reconciled.contains("b"));
+        assertThat(attemptsOfA).as("other keys go on meanwhile").hasValue(1);
+
+        release.countDown();
+        await().until(() -> reconciled.equals(List.of("b", "a", "a")));
+        assertThat(overlaps).hasValue(0);
     }
 
     @Test

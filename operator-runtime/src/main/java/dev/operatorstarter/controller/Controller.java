@@ -69,7 +69,7 @@ public final class Controller<T extends HasMetadata> {
     private final EventFilter<T> filter;
     private final List<Watch<?>> watches;
     private final ReconcileHandler<T> handler;
-    private final WriteTracker writes = new WriteTracker();
+    private final WriteTracker writes;
     private final Map<Request, Long> staleSince = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
     /**
@@ -93,6 +93,7 @@ public final class Controller<T extends HasMetadata> {
         this.filter = builder.filter;
         this.watches = List.copyOf(builder.watches);
         this.handler = handler;
+        this.writes = new WriteTracker(type);
     }
 
     /** Starts describing a controller of {@code type}, whose objects {@code primary} caches. */

@@ -16,6 +16,7 @@ import dev.operatorstarter.workqueue.RateLimiter;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ListMetaBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -353,6 +354,20 @@ class ControllerTest {
         release.countDown();
         await().until(() -> reconciled.equals(List.of("b", "a", "a")));
         assertThat(overlaps).hasValue(0);
+    }
+
+    @Test
+    void aWriteToASameNamedObjectOfAnotherKindDoesNotHoldBackTheNextReconcile() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        start(List.of(configMap("a", "1")), fast("other-kind").readYourWritesTimeout(Duration.ofMinutes(1)), request -> {
+            if (attempts.incrementAndGet() == 1) {
+                controller.tracked(WriteTrackerTest.echoing(ResourceType.of(Secret.class))).inNamespace("ns")
+                        .create(WriteTrackerTest.secret("a", "100")); // owned by ConfigMap a, say
+                return Result.requeue();
+            }
+            return Result.done();
+        });
+        await().until(() -> attempts.get() == 2);
     }
 
     @Test

@@ -25,6 +25,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -50,8 +51,9 @@ import org.slf4j.MDC;
  * Each reconcile runs with the MDC keys {@code controller}, {@code namespace}, {@code name} and
  * {@code reconcileID}.
  *
- * <p>Lifecycle: {@link #start()} after the informers are started; {@link #stop(Duration)} lets
- * reconciles in flight finish. A stopped controller can be started again (for example when
+ * <p>Lifecycle: {@link #start()} after the informers are started, or {@link #start(BooleanSupplier)}
+ * with a gate the workers check before each reconcile (a leader's term); {@link #stop(Duration)}
+ * lets reconciles in flight finish. A stopped controller can be started again (for example when
  * leadership comes back): it then reconciles every cached object once more.
  */
 public final class Controller<T extends HasMetadata> {
@@ -59,6 +61,7 @@ public final class Controller<T extends HasMetadata> {
     private static final Logger log = LoggerFactory.getLogger(Controller.class);
     private static final Duration STALE_RETRY = Duration.ofMillis(50);
     private static final Duration HELD_RETRY = Duration.ofMillis(50);
+    private static final Duration GATE_RETRY = Duration.ofMillis(100);
 
     private record Watch<O extends HasMetadata>(SharedIndexInformer<O> informer, Function<O, Collection<Request>> mapper) {
     }
@@ -158,6 +161,23 @@ public final class Controller<T extends HasMetadata> {
      * @throws InterruptedException if interrupted while waiting
      */
     public void start() throws InterruptedException {
+        start(() -> true);
+    }
+
+    /**
+     * Like {@link #start()}, with a gate: every worker asks {@code mayReconcile} immediately before
+     * each reconcile, and while it answers false (or throws) reconciles nothing. A request met
+     * while the gate is closed is not lost: it is put back and tried again every
+     * 100 ms, so it is reconciled once the gate opens, or dropped with
+     * everything else queued when the controller stops. For leader election pass the term's
+     * validity ({@code leadership::isValid}): a term that can no longer be sure of its lease then
+     * starts no reconcile, whatever the elector's thread is doing.
+     *
+     * @throws IllegalStateException when the caches do not sync in time, naming each informer and its last error
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void start(BooleanSupplier mayReconcile) throws InterruptedException {
+        Objects.requireNonNull(mayReconcile, "mayReconcile");
         synchronized (lifecycle) {
             if (queue != null) {
                 throw new IllegalStateException(name() + ": already running");
@@ -183,7 +203,7 @@ public final class Controller<T extends HasMetadata> {
             }
             options.metrics().started(name(), options.workers());
             for (int i = 0; i < options.workers(); i++) {
-                Thread worker = options.threadFactory().newThread(() -> work(fresh, runStopping));
+                Thread worker = options.threadFactory().newThread(() -> work(fresh, runStopping, mayReconcile));
                 worker.setName("controller-" + name() + "-worker-" + i);
                 workers.add(worker);
                 worker.start();
@@ -306,7 +326,7 @@ public final class Controller<T extends HasMetadata> {
     }
 
     /** A worker's loop: it ends only when its queue has shut down and has nothing more to hand out. */
-    private void work(RateLimitingQueue<Request> source, AtomicBoolean stopping) {
+    private void work(RateLimitingQueue<Request> source, AtomicBoolean stopping, BooleanSupplier mayReconcile) {
         while (true) {
             Optional<Request> next;
             try {
@@ -323,7 +343,7 @@ public final class Controller<T extends HasMetadata> {
             Request request = next.get();
             try {
                 if (!stopping.get()) {
-                    process(source, request);
+                    process(source, request, mayReconcile);
                 }
             } finally {
                 Thread.interrupted(); // an interrupt a reconcile left set belongs to that reconcile
@@ -332,7 +352,7 @@ public final class Controller<T extends HasMetadata> {
         }
     }
 
-    private void process(RateLimitingQueue<Request> source, Request request) {
+    private void process(RateLimitingQueue<Request> source, Request request, BooleanSupplier mayReconcile) {
         if (writes.isStale(request, cached(request))) {
             long now = System.nanoTime();
             long since = staleSince.computeIfAbsent(request, r -> now);
@@ -351,9 +371,24 @@ public final class Controller<T extends HasMetadata> {
             return;
         }
         try {
+            if (!isOpen(mayReconcile)) {
+                log.debug("{}: not reconciling {} now (the gate is closed); trying again in {}", name(), request,
+                        GATE_RETRY);
+                source.addAfter(request, GATE_RETRY);
+                return;
+            }
             reconcile(source, request);
         } finally {
             reconciling.remove(request);
+        }
+    }
+
+    private boolean isOpen(BooleanSupplier mayReconcile) {
+        try {
+            return mayReconcile.getAsBoolean();
+        } catch (RuntimeException e) {
+            log.warn("{}: the reconcile gate failed, taken as closed: {}", name(), e.toString(), e);
+            return false;
         }
     }
 

@@ -28,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
@@ -69,12 +70,17 @@ class ControllerTest {
 
     private Controller<ConfigMap> start(List<ConfigMap> objects, ControllerOptions.Builder options,
             ReconcileHandler<ConfigMap> handler) throws InterruptedException {
+        return start(objects, options, () -> true, handler);
+    }
+
+    private Controller<ConfigMap> start(List<ConfigMap> objects, ControllerOptions.Builder options,
+            BooleanSupplier mayReconcile, ReconcileHandler<ConfigMap> handler) throws InterruptedException {
         informer = SharedIndexInformer.create("configmaps", new MemoryListerWatcher(objects), ConfigMap.class,
                 InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build());
         informer.start();
         controller = Controller.builder(options.metrics(new MicrometerControllerMetrics(registry)).build(),
                 ResourceType.of(ConfigMap.class), informer).build(handler);
-        controller.start();
+        controller.start(mayReconcile);
         return controller;
     }
 
@@ -368,6 +374,37 @@ class ControllerTest {
             return Result.done();
         });
         await().until(() -> attempts.get() == 2);
+    }
+
+    @Test
+    void aControllerWhoseGateClosesReconcilesNothingMoreUntilTheGateOpensAgain() throws Exception {
+        AtomicBoolean open = new AtomicBoolean(true);
+        AtomicInteger checks = new AtomicInteger();
+        CountDownLatch firstReconcile = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        start(List.of(configMap("a", "1")), fast("gated"), () -> {
+            checks.incrementAndGet();
+            return open.get();
+        }, request -> {
+            reconciled.add(request.name());
+            firstReconcile.countDown();
+            release.await();
+            return Result.done();
+        });
+        firstReconcile.await();
+        controller.enqueue(new Request("ns", "b")); // taken from the queue only once a is done
+        open.set(false); // the term ends while a is being reconciled
+        release.countDown();
+        int checksSoFar = checks.get();
+        controller.enqueue(new Request("ns", "c"));
+        controller.enqueue(new Request("ns", "a"));
+        await().until(() -> checks.get() >= checksSoFar + 6 || reconciled.size() > 1);
+        assertThat(reconciled).as("each request was met at least twice and put back").containsExactly("a");
+
+        open.set(true);
+        await().until(() -> reconciled.size() == 4);
+        assertThat(reconciled).containsExactlyInAnyOrder("a", "a", "b", "c");
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -24,6 +25,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -36,23 +38,30 @@ import org.slf4j.MDC;
  * in a rate-limited work queue, and {@link ControllerOptions#workers()} workers run the
  * {@link ReconcileHandler} (controller-runtime's controller).
  *
- * <p>Guarantees: one request is never reconciled by two workers at once, and a change that
+ * <p>Guarantees: one request is never reconciled by two workers at once (across a restart too: a
+ * restarted controller waits for a reconcile that {@link #stop} abandoned), and a change that
  * arrives during its reconcile leads to one more reconcile afterwards; an exception means a
  * rate-limited retry with no attempt limit; a {@link TerminalException} is not retried; nothing
- * thrown, {@link Error}s included, stops a worker; a reconcile never sees, in the primary
+ * thrown, {@link Error}s included, stops a worker, and neither does an interrupt: workers end only
+ * when the controller stops (an interrupt flag a reconcile leaves set is cleared after it, and the
+ * {@linkplain ControllerOptions#reconcileTimeout() timeout}'s interrupt never reaches a later
+ * reconcile); a reconcile never sees, in the primary
  * informer's cache, an object older than this controller's last write to it through a
  * {@linkplain #tracked tracked} client (waiting up to {@link ControllerOptions#readYourWritesTimeout()}).
  * Each reconcile runs with the MDC keys {@code controller}, {@code namespace}, {@code name} and
  * {@code reconcileID}.
  *
- * <p>Lifecycle: {@link #start()} after the informers are started; {@link #stop(Duration)} lets
- * reconciles in flight finish. A stopped controller can be started again (for example when
+ * <p>Lifecycle: {@link #start()} after the informers are started, or {@link #start(BooleanSupplier)}
+ * with a gate the workers check before each reconcile (a leader's term); {@link #stop(Duration)}
+ * lets reconciles in flight finish. A stopped controller can be started again (for example when
  * leadership comes back): it then reconciles every cached object once more.
  */
 public final class Controller<T extends HasMetadata> {
 
     private static final Logger log = LoggerFactory.getLogger(Controller.class);
     private static final Duration STALE_RETRY = Duration.ofMillis(50);
+    private static final Duration HELD_RETRY = Duration.ofMillis(50);
+    private static final Duration GATE_RETRY = Duration.ofMillis(100);
 
     private record Watch<O extends HasMetadata>(SharedIndexInformer<O> informer, Function<O, Collection<Request>> mapper) {
     }
@@ -63,9 +72,15 @@ public final class Controller<T extends HasMetadata> {
     private final EventFilter<T> filter;
     private final List<Watch<?>> watches;
     private final ReconcileHandler<T> handler;
-    private final WriteTracker writes = new WriteTracker();
+    private final WriteTracker writes;
     private final Map<Request, Long> staleSince = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
+    /**
+     * Requests being reconciled, across runs: a run's work queue keeps its own workers apart, and
+     * this keeps a restarted controller's workers away from a reconcile an earlier run abandoned
+     * (still running after {@link #stop} gave up on it).
+     */
+    private final Set<Request> reconciling = ConcurrentHashMap.newKeySet();
     private final Object lifecycle = new Object();
     private volatile @Nullable RateLimitingQueue<Request> queue;
     private final List<HandlerRegistration> registrations = new ArrayList<>();
@@ -81,6 +96,7 @@ public final class Controller<T extends HasMetadata> {
         this.filter = builder.filter;
         this.watches = List.copyOf(builder.watches);
         this.handler = handler;
+        this.writes = new WriteTracker(type);
     }
 
     /** Starts describing a controller of {@code type}, whose objects {@code primary} caches. */
@@ -145,6 +161,23 @@ public final class Controller<T extends HasMetadata> {
      * @throws InterruptedException if interrupted while waiting
      */
     public void start() throws InterruptedException {
+        start(() -> true);
+    }
+
+    /**
+     * Like {@link #start()}, with a gate: every worker asks {@code mayReconcile} immediately before
+     * each reconcile, and while it answers false (or throws) reconciles nothing. A request met
+     * while the gate is closed is not lost: it is put back and tried again every
+     * 100 ms, so it is reconciled once the gate opens, or dropped with
+     * everything else queued when the controller stops. For leader election pass the term's
+     * validity ({@code leadership::isValid}): a term that can no longer be sure of its lease then
+     * starts no reconcile, whatever the elector's thread is doing.
+     *
+     * @throws IllegalStateException when the caches do not sync in time, naming each informer and its last error
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void start(BooleanSupplier mayReconcile) throws InterruptedException {
+        Objects.requireNonNull(mayReconcile, "mayReconcile");
         synchronized (lifecycle) {
             if (queue != null) {
                 throw new IllegalStateException(name() + ": already running");
@@ -170,7 +203,7 @@ public final class Controller<T extends HasMetadata> {
             }
             options.metrics().started(name(), options.workers());
             for (int i = 0; i < options.workers(); i++) {
-                Thread worker = options.threadFactory().newThread(() -> work(fresh, runStopping));
+                Thread worker = options.threadFactory().newThread(() -> work(fresh, runStopping, mayReconcile));
                 worker.setName("controller-" + name() + "-worker-" + i);
                 workers.add(worker);
                 worker.start();
@@ -292,13 +325,17 @@ public final class Controller<T extends HasMetadata> {
         });
     }
 
-    private void work(RateLimitingQueue<Request> source, AtomicBoolean stopping) {
+    /** A worker's loop: it ends only when its queue has shut down and has nothing more to hand out. */
+    private void work(RateLimitingQueue<Request> source, AtomicBoolean stopping, BooleanSupplier mayReconcile) {
         while (true) {
             Optional<Request> next;
             try {
                 next = source.get();
             } catch (InterruptedException e) {
-                return; // stop() interrupts only workers that outlived the drain
+                if (source.isShuttingDown()) {
+                    return; // stop() interrupts only workers that outlived the drain
+                }
+                continue; // a stray interrupt (not ours to act on) must not end the worker
             }
             if (next.isEmpty()) {
                 return;
@@ -306,15 +343,16 @@ public final class Controller<T extends HasMetadata> {
             Request request = next.get();
             try {
                 if (!stopping.get()) {
-                    process(source, request);
+                    process(source, request, mayReconcile);
                 }
             } finally {
+                Thread.interrupted(); // an interrupt a reconcile left set belongs to that reconcile
                 source.done(request);
             }
         }
     }
 
-    private void process(RateLimitingQueue<Request> source, Request request) {
+    private void process(RateLimitingQueue<Request> source, Request request, BooleanSupplier mayReconcile) {
         if (writes.isStale(request, cached(request))) {
             long now = System.nanoTime();
             long since = staleSince.computeIfAbsent(request, r -> now);
@@ -326,6 +364,35 @@ public final class Controller<T extends HasMetadata> {
                     name(), request, options.readYourWritesTimeout());
         }
         staleSince.remove(request);
+        if (!reconciling.add(request)) {
+            log.debug("{}: {} is still being reconciled by a worker of an earlier run; trying again in {}", name(),
+                    request, HELD_RETRY);
+            source.addAfter(request, HELD_RETRY);
+            return;
+        }
+        try {
+            if (!isOpen(mayReconcile)) {
+                log.debug("{}: not reconciling {} now (the gate is closed); trying again in {}", name(), request,
+                        GATE_RETRY);
+                source.addAfter(request, GATE_RETRY);
+                return;
+            }
+            reconcile(source, request);
+        } finally {
+            reconciling.remove(request);
+        }
+    }
+
+    private boolean isOpen(BooleanSupplier mayReconcile) {
+        try {
+            return mayReconcile.getAsBoolean();
+        } catch (RuntimeException e) {
+            log.warn("{}: the reconcile gate failed, taken as closed: {}", name(), e.toString(), e);
+            return false;
+        }
+    }
+
+    private void reconcile(RateLimitingQueue<Request> source, Request request) {
         MDC.put("controller", name());
         MDC.put("namespace", request.namespace());
         MDC.put("name", request.name());
@@ -387,34 +454,46 @@ public final class Controller<T extends HasMetadata> {
         return Optional.empty();
     }
 
-    /** Interrupts the worker when a reconcile outlives its timeout; never leaks the interrupt. */
+    /**
+     * Interrupts the worker when a reconcile outlives its timeout; never leaks the interrupt: the
+     * timer interrupts only while holding this object's monitor and only while the reconcile runs,
+     * and {@link #disarm} takes the monitor, so an interrupt the timer decided on is delivered
+     * before disarm clears it, never after.
+     */
     private static final class Timeout {
-        private static final int RUNNING = 0;
-        private static final int DONE = 1;
-        private static final int EXPIRED = 2;
-        private final AtomicInteger state = new AtomicInteger(RUNNING);
+        private enum State { RUNNING, DONE, EXPIRED }
+
+        private State state = State.RUNNING; // guarded by this
         private @Nullable ScheduledFuture<?> task;
 
         static Timeout arm(@Nullable ScheduledExecutorService scheduler, Duration timeout) {
             Timeout armed = new Timeout();
             if (scheduler != null && !timeout.isZero()) {
                 Thread worker = Thread.currentThread();
-                armed.task = scheduler.schedule(() -> {
-                    if (armed.state.compareAndSet(RUNNING, EXPIRED)) {
-                        worker.interrupt();
-                    }
-                }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+                armed.task = scheduler.schedule(() -> armed.expire(worker), timeout.toNanos(), TimeUnit.NANOSECONDS);
             }
             return armed;
         }
 
-        boolean expired() {
-            return state.get() == EXPIRED;
+        private synchronized void expire(Thread worker) {
+            if (state == State.RUNNING) {
+                state = State.EXPIRED;
+                worker.interrupt();
+            }
         }
 
+        synchronized boolean expired() {
+            return state == State.EXPIRED;
+        }
+
+        /** Called by the worker when the reconcile ends; clears the timeout's interrupt if it fired. */
         void disarm() {
-            if (!state.compareAndSet(RUNNING, DONE)) {
-                Thread.interrupted(); // the timeout fired: clear its interrupt
+            synchronized (this) {
+                if (state == State.RUNNING) {
+                    state = State.DONE;
+                } else if (state == State.EXPIRED) {
+                    Thread.interrupted();
+                }
             }
             if (task != null) {
                 task.cancel(false);

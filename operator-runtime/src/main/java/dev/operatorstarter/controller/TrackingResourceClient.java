@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import reactor.core.publisher.Flux;
 
-/** A {@link ResourceClient} that tells a {@link WriteTracker} of every successful write. */
+/** A {@link ResourceClient} that tells a {@link WriteTracker} of every successful write, and of the type written. */
 final class TrackingResourceClient<T extends HasMetadata> implements ResourceClient<T> {
 
     private final ResourceClient<T> delegate;
@@ -28,7 +28,7 @@ final class TrackingResourceClient<T extends HasMetadata> implements ResourceCli
 
     private T track(T written) {
         if (written != null) {
-            tracker.written(written);
+            tracker.written(delegate.type(), written);
         }
         return written;
     }

@@ -42,6 +42,8 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
             ? Long.compare(a.readyAt(), b.readyAt()) : Long.compare(a.sequence(), b.sequence()));
     private long sequence;
     private boolean shuttingDown;
+    /** Set by {@code shutDownWithDrain} while it waits; {@code shutDown} clears it to end the wait. */
+    private boolean draining;
 
     LockingQueue(String name, Clock clock, RateLimiter<T> rateLimiter, WorkQueueMetrics metrics) {
         this.name = Objects.requireNonNull(name, "name");
@@ -211,32 +213,47 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
     public void shutDown() {
         lock.lock();
         try {
-            shuttingDown = true;
-            waiting.clear();
-            heap.clear();
-            changed.signalAll();
+            shutDownLocked();
+            draining = false; // ends a drain in progress
         } finally {
             lock.unlock();
         }
     }
 
+    private void shutDownLocked() {
+        shuttingDown = true;
+        waiting.clear(); // delayed items are dropped, as client-go's delaying queue drops them
+        heap.clear();
+        changed.signalAll();
+    }
+
     @Override
     public boolean shutDownWithDrain(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
         lock.lockInterruptibly();
         try {
-            shutDown();
-            while (!processing.isEmpty()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
+            long deadline = clock.nanoTime() + saturatedNanos(timeout);
+            shutDownLocked();
+            draining = true;
+            while (draining && !drained()) {
+                if (deadline - clock.nanoTime() <= 0) {
                     return false;
                 }
-                changed.awaitNanos(left);
+                clock.awaitUntil(changed, deadline);
             }
-            return true;
+            return drained();
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Nothing queued and nothing in progress (an item added again while in progress counts as queued). */
+    private boolean drained() {
+        return processing.isEmpty() && queue.isEmpty();
+    }
+
+    private static long saturatedNanos(Duration duration) {
+        return duration.compareTo(Duration.ofDays(365 * 100)) > 0 ? Duration.ofDays(365 * 100).toNanos()
+                : Math.max(0, duration.toNanos());
     }
 
     @Override

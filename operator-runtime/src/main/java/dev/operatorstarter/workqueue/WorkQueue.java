@@ -16,8 +16,9 @@ import java.util.Optional;
  *   <li>Items come out in the order they were first added.</li>
  * </ul>
  *
- * <p>Shutdown: after {@link #shutDown()} adds are ignored, {@code get} still hands out what is
- * queued and then returns empty; {@link #shutDownWithDrain} also waits for workers to finish.
+ * <p>Shutdown: after {@link #shutDown()} adds are ignored (delayed items are dropped), {@code get}
+ * still hands out what is queued and then returns empty; {@link #shutDownWithDrain} also waits
+ * until every queued item has been handed out and every handed-out item is done.
  * Items must be compared by {@code equals}/{@code hashCode} (strings, records). Thread-safe.
  */
 public interface WorkQueue<T> {
@@ -44,13 +45,24 @@ public interface WorkQueue<T> {
     /** Ends the processing of {@code item}; if it was added meanwhile, it is queued again. */
     void done(T item);
 
-    /** Stops accepting items; wakes workers waiting in {@link #get()} once the queue is empty. */
+    /**
+     * Stops accepting items and drops delayed ones; wakes workers waiting in {@link #get()} once
+     * the queue is empty. Ends a {@link #shutDownWithDrain} in progress without waiting for it
+     * (client-go's force shutdown, for example on a second signal).
+     */
     void shutDown();
 
     /**
-     * Shuts down, then waits until every item handed out is {@linkplain #done done}, up to {@code timeout}.
+     * Shuts down like {@link #shutDown()}, then waits, up to {@code timeout} on the queue's clock,
+     * until nothing is left: every item still queued has been handed out by {@link #get()}, every
+     * item handed out is {@linkplain #done done}, and an item added again while it was in progress
+     * (queued once more by its {@code done}) has been handed out and done too. Delayed items are
+     * dropped, not waited for, and items added during the drain are ignored (client-go's
+     * {@code ShutDownWithDrain}). Workers must keep calling {@code get} and {@code done} until
+     * {@code get} returns empty, or the drain lasts until its timeout.
      *
-     * @return true if all work finished in time
+     * @return true if the queue drained in time; false at the timeout, or when {@link #shutDown()}
+     *     ended the wait first
      * @throws InterruptedException if interrupted while waiting
      */
     boolean shutDownWithDrain(Duration timeout) throws InterruptedException;

@@ -11,10 +11,12 @@ import dev.operatorstarter.client.ResourceList;
 import dev.operatorstarter.client.ResourceType;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.WatchEvent;
+import dev.operatorstarter.workqueue.MicrometerWorkQueueMetrics;
 import dev.operatorstarter.workqueue.RateLimiter;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ListMetaBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -22,7 +24,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
@@ -64,12 +70,17 @@ class ControllerTest {
 
     private Controller<ConfigMap> start(List<ConfigMap> objects, ControllerOptions.Builder options,
             ReconcileHandler<ConfigMap> handler) throws InterruptedException {
+        return start(objects, options, () -> true, handler);
+    }
+
+    private Controller<ConfigMap> start(List<ConfigMap> objects, ControllerOptions.Builder options,
+            BooleanSupplier mayReconcile, ReconcileHandler<ConfigMap> handler) throws InterruptedException {
         informer = SharedIndexInformer.create("configmaps", new MemoryListerWatcher(objects), ConfigMap.class,
                 InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build());
         informer.start();
         controller = Controller.builder(options.metrics(new MicrometerControllerMetrics(registry)).build(),
                 ResourceType.of(ConfigMap.class), informer).build(handler);
-        controller.start();
+        controller.start(mayReconcile);
         return controller;
     }
 
@@ -207,6 +218,94 @@ class ControllerTest {
     }
 
     @Test
+    void aReconcileThatLeavesItsInterruptFlagSetDoesNotStopTheWorker() throws Exception {
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        List<String> interruptedOnEntry = new CopyOnWriteArrayList<>();
+        start(List.of(configMap("a", "1")), fast("stray-interrupt"), request -> {
+            reconciled.add(request.name());
+            if (Thread.currentThread().isInterrupted()) {
+                interruptedOnEntry.add(request.name());
+            }
+            if (request.name().equals("a")) {
+                Thread.currentThread().interrupt(); // as code that catches InterruptedException and restores the flag
+            }
+            return Result.done();
+        });
+        await().until(() -> reconciled.equals(List.of("a")));
+        controller.enqueue(new Request("ns", "b"));
+        await().until(() -> reconciled.equals(List.of("a", "b")));
+        assertThat(interruptedOnEntry).as("the flag does not carry over into the next reconcile").isEmpty();
+        assertThat(controller.isRunning()).isTrue();
+    }
+
+    @Test
+    void aTimeoutThatFiresAsTheReconcileReturnsDoesNotInterruptTheNextReconcile() throws Exception {
+        CountDownLatch timerFiring = new CountDownLatch(1);
+        CountDownLatch nextReconcileStarted = new CountDownLatch(1);
+        CountDownLatch timerDone = new CountDownLatch(1);
+        // The worker's interrupt() runs on the timer's thread once the timer has decided to
+        // interrupt. Holding it there plays the race deterministically: the timer delivers its
+        // interrupt only once the worker has moved on to its next reconcile, or once the worker is
+        // held back (BLOCKED) from leaving the timed-out reconcile until the interrupt is delivered.
+        ThreadFactory threads = task -> {
+            Thread thread = new Thread(task) {
+                private final AtomicBoolean held = new AtomicBoolean();
+
+                @Override
+                public void interrupt() {
+                    if (held.compareAndSet(false, true)) {
+                        timerFiring.countDown();
+                        await().pollInterval(Duration.ofMillis(1)).until(() -> getState() == State.BLOCKED
+                                || nextReconcileStarted.getCount() == 0);
+                        super.interrupt();
+                        timerDone.countDown();
+                        return;
+                    }
+                    super.interrupt();
+                }
+            };
+            thread.setDaemon(true);
+            return thread;
+        };
+        AtomicInteger attempts = new AtomicInteger();
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        List<String> interrupted = new CopyOnWriteArrayList<>();
+        start(List.of(configMap("a", "1")), fast("timeout-race").threadFactory(threads)
+                .reconcileTimeout(Duration.ofMillis(200)), request -> {
+                    if (attempts.incrementAndGet() == 1) {
+                        awaitUninterruptibly(timerFiring);
+                        return Result.done(); // just as the timer fires: counted as timed out, retried
+                    }
+                    nextReconcileStarted.countDown();
+                    awaitUninterruptibly(timerDone);
+                    if (Thread.currentThread().isInterrupted()) {
+                        interrupted.add(request.name());
+                    }
+                    reconciled.add(request.name());
+                    return Result.done();
+                });
+        await().until(() -> reconciled.equals(List.of("a")));
+        assertThat(interrupted).as("reconciles hit by the earlier reconcile's timeout").isEmpty();
+        controller.enqueue(new Request("ns", "b"));
+        await().until(() -> reconciled.equals(List.of("a", "b")));
+        assertThat(registry.get("controller.runtime.reconcile").tag("result", "error").counter().count()).isEqualTo(1);
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (latch.getCount() > 0) {
+            try {
+                latch.await();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void aStoppedControllerStartsAgainAndReconcilesEverythingOnceMore() throws Exception {
         List<String> seen = new CopyOnWriteArrayList<>();
         start(List.of(configMap("a", "1"), configMap("b", "1")), fast("restart"), request -> {
@@ -218,6 +317,94 @@ class ControllerTest {
         assertThat(controller.isRunning()).isFalse();
         controller.start();
         await().until(() -> seen.size() == 4);
+    }
+
+    @Test
+    void aRestartedControllerWaitsForAReconcileTheLastRunAbandonedBeforeReconcilingThatKeyAgain() throws Exception {
+        CountDownLatch stuck = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger attemptsOfA = new AtomicInteger();
+        AtomicInteger runningA = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        start(List.of(configMap("a", "1")), fast("abandoned").queueMetrics(new MicrometerWorkQueueMetrics(registry)),
+                request -> {
+                    if (request.name().equals("a")) {
+                        if (runningA.incrementAndGet() > 1) {
+                            overlaps.incrementAndGet();
+                        }
+                        try {
+                            if (attemptsOfA.incrementAndGet() == 1) {
+                                stuck.countDown();
+                                awaitUninterruptibly(release); // as a read that ignores interrupts
+                            }
+                        } finally {
+                            runningA.decrementAndGet();
+                        }
+                    }
+                    reconciled.add(request.name());
+                    return Result.done();
+                });
+        stuck.await();
+        assertThat(controller.stop(Duration.ZERO)).as("the stuck reconcile was abandoned").isFalse();
+        controller.start(); // the cache's replay queues a again
+        await().until(() -> registry.get("workqueue.adds").tag("name", "abandoned").counter().count() >= 3
+                || attemptsOfA.get() > 1);
+        assertThat(attemptsOfA).as("a was met again and put back, not reconciled beside the abandoned reconcile")
+                .hasValue(1);
+
+        controller.enqueue(new Request("ns", "b"));
+        await().until(() -> reconciled.contains("b"));
+        assertThat(attemptsOfA).as("other keys go on meanwhile").hasValue(1);
+
+        release.countDown();
+        await().until(() -> reconciled.equals(List.of("b", "a", "a")));
+        assertThat(overlaps).hasValue(0);
+    }
+
+    @Test
+    void aWriteToASameNamedObjectOfAnotherKindDoesNotHoldBackTheNextReconcile() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        start(List.of(configMap("a", "1")), fast("other-kind").readYourWritesTimeout(Duration.ofMinutes(1)), request -> {
+            if (attempts.incrementAndGet() == 1) {
+                controller.tracked(WriteTrackerTest.echoing(ResourceType.of(Secret.class))).inNamespace("ns")
+                        .create(WriteTrackerTest.secret("a", "100")); // owned by ConfigMap a, say
+                return Result.requeue();
+            }
+            return Result.done();
+        });
+        await().until(() -> attempts.get() == 2);
+    }
+
+    @Test
+    void aControllerWhoseGateClosesReconcilesNothingMoreUntilTheGateOpensAgain() throws Exception {
+        AtomicBoolean open = new AtomicBoolean(true);
+        AtomicInteger checks = new AtomicInteger();
+        CountDownLatch firstReconcile = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        start(List.of(configMap("a", "1")), fast("gated"), () -> {
+            checks.incrementAndGet();
+            return open.get();
+        }, request -> {
+            reconciled.add(request.name());
+            firstReconcile.countDown();
+            release.await();
+            return Result.done();
+        });
+        firstReconcile.await();
+        controller.enqueue(new Request("ns", "b")); // taken from the queue only once a is done
+        open.set(false); // the term ends while a is being reconciled
+        release.countDown();
+        int checksSoFar = checks.get();
+        controller.enqueue(new Request("ns", "c"));
+        controller.enqueue(new Request("ns", "a"));
+        await().until(() -> checks.get() >= checksSoFar + 6 || reconciled.size() > 1);
+        assertThat(reconciled).as("each request was met at least twice and put back").containsExactly("a");
+
+        open.set(true);
+        await().until(() -> reconciled.size() == 4);
+        assertThat(reconciled).containsExactlyInAnyOrder("a", "a", "b", "c");
     }
 
     @Test

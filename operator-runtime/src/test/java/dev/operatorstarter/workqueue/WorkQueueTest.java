@@ -18,7 +18,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class WorkQueueTest {
 
@@ -83,31 +86,174 @@ class WorkQueueTest {
         assertThat(returned.await(10, TimeUnit.SECONDS)).isTrue();
     }
 
-    @Test
-    void shutdownWithDrainWaitsForItemsInProgress() throws Exception {
-        queue.add("a");
-        String item = take();
-        AtomicBoolean drained = new AtomicBoolean();
-        Thread drainer = new Thread(() -> {
-            try {
-                drained.set(queue.shutDownWithDrain(Duration.ofSeconds(30)));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        drainer.start();
-        await().until(queue::isShuttingDown);
-        assertThat(drainer.isAlive()).as("waiting for done").isTrue();
-        queue.done(item);
-        drainer.join(10_000);
-        assertThat(drained).isTrue();
+    /** A drain running on a thread of its own, so the test can play the workers. */
+    private final class Drain {
+        final AtomicReference<Boolean> result = new AtomicReference<>();
+        final Thread thread;
+
+        Drain(Duration timeout) {
+            thread = new Thread(() -> {
+                try {
+                    result.set(queue.shutDownWithDrain(timeout));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "drain");
+            thread.start();
+            await().pollInterval(Duration.ofMillis(2)).until(queue::isShuttingDown);
+        }
+
+        /** Waits until the drain is waiting (true) or has returned (false). */
+        boolean isWaiting() {
+            await().pollInterval(Duration.ofMillis(2)).until(() -> !thread.isAlive() || thread.getState() == Thread.State.WAITING
+                    || thread.getState() == Thread.State.TIMED_WAITING);
+            return thread.isAlive();
+        }
+
+        Boolean result() throws InterruptedException {
+            thread.join(10_000);
+            assertThat(thread.isAlive()).as("the drain returned").isFalse();
+            return result.get();
+        }
     }
 
     @Test
-    void shutdownWithDrainGivesUpAfterItsTimeout() throws Exception {
+    void shutdownWithDrainWaitsForItemsInProgress() throws Exception {
+        queue.add("a");
+        queue.add("b");
+        String first = take();
+        String second = take();
+        Drain drain = new Drain(Duration.ofMinutes(1));
+        assertThat(queue.get()).as("a worker asking for more is told to stop").isEmpty();
+        queue.done(first);
+        assertThat(drain.isWaiting()).as("waiting for the second item").isTrue();
+        queue.done(second);
+        assertThat(drain.result()).isTrue();
+    }
+
+    @Test
+    void shutdownWithDrainAlsoWaitsForItemsStillQueued() throws Exception {
+        queue.add("a");
+        queue.add("b");
+        Drain drain = new Drain(Duration.ofMinutes(1));
+        assertThat(drain.isWaiting()).as("two items are still queued").isTrue();
+        assertThat(take()).as("queued items are still handed out").isEqualTo("a");
+        queue.done("a");
+        assertThat(drain.isWaiting()).as("one item is still queued").isTrue();
+        assertThat(take()).isEqualTo("b");
+        queue.done("b");
+        assertThat(drain.result()).isTrue();
+        assertThat(queue.get()).isEmpty();
+    }
+
+    @Test
+    void anItemAddedAgainWhileInProgressIsProcessedOnceMoreBeforeTheDrainEnds() throws Exception {
+        queue.add("a");
+        String gotten = take();
+        queue.add("a");
+        Drain drain = new Drain(Duration.ofMinutes(1));
+        assertThat(queue.get()).as("nothing is queued while a is in progress").isEmpty();
+        queue.done(gotten);
+        assertThat(drain.isWaiting()).as("a was queued again by done").isTrue();
+        assertThat(take()).isEqualTo("a");
+        queue.done("a");
+        assertThat(drain.result()).isTrue();
+        assertThat(queue.get()).isEmpty();
+    }
+
+    @Test
+    void aDrainDropsDelayedItemsAndIgnoresAddsInsteadOfWaitingForThem() throws Exception {
+        queue.addAfter("later", Duration.ofSeconds(1));
+        queue.add("a");
+        Drain drain = new Drain(Duration.ofMinutes(1));
+        String item = take();
+        queue.add("new");
+        queue.addAfter("retry", Duration.ofMillis(1));
+        queue.addRateLimited(item);
+        queue.done(item);
+        assertThat(drain.result()).isTrue();
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(queue.len()).isZero();
+        assertThat(queue.get()).isEmpty();
+    }
+
+    @Test
+    void shutdownWithoutDrainDoesNotWaitForItemsInProgress() {
+        queue.add("a");
+        queue.add("b");
+        assertThat(queue.len()).isEqualTo(2);
+        queue.shutDown(); // returns although nothing is done
+        assertThat(queue.isShuttingDown()).isTrue();
+    }
+
+    @Test
+    void shutdownEndsADrainInProgressWithoutWaitingForIt() throws Exception {
         queue.add("a");
         take();
-        assertThat(queue.shutDownWithDrain(Duration.ofMillis(50))).isFalse();
+        Drain drain = new Drain(Duration.ofMinutes(1));
+        assertThat(drain.isWaiting()).isTrue();
+        queue.shutDown();
+        assertThat(drain.result()).as("ended, not drained").isFalse();
+    }
+
+    @Test
+    void aDrainGivesUpAtItsTimeoutWhileAnItemIsInProgress() throws Exception {
+        queue.add("a");
+        take();
+        Drain drain = new Drain(Duration.ofSeconds(10));
+        assertThat(drain.isWaiting()).isTrue();
+        clock.advance(Duration.ofSeconds(9));
+        assertThat(drain.isWaiting()).isTrue();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(drain.result()).isFalse();
+    }
+
+    @Test
+    void aDrainGivesUpAtItsTimeoutWhenNoWorkerTakesTheQueuedItems() throws Exception {
+        queue.add("a");
+        Drain drain = new Drain(Duration.ofSeconds(10));
+        assertThat(drain.isWaiting()).isTrue();
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(drain.result()).isFalse();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(booleans = {false, true})
+    void workersThatAddEachItemAgainWhileProcessingItEndWithAnEmptyQueue(boolean drain) throws Exception {
+        RateLimitingQueue<Integer> real = WorkQueue.<Integer>builder().name("readd").build();
+        for (int i = 0; i < 50; i++) {
+            real.add(i);
+        }
+        Set<Integer> processed = ConcurrentHashMap.newKeySet();
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < 10; w++) {
+            workers.add(new Thread(() -> {
+                Map<Integer, Integer> seen = new java.util.HashMap<>();
+                try {
+                    for (Optional<Integer> item = real.get(); item.isPresent(); item = real.get()) {
+                        if (seen.merge(item.get(), 1, Integer::sum) < 2) {
+                            real.add(item.get());
+                        }
+                        processed.add(item.get());
+                        real.done(item.get());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        workers.forEach(Thread::start);
+        if (drain) {
+            assertThat(real.shutDownWithDrain(Duration.ofSeconds(10))).isTrue();
+            assertThat(processed).as("every queued item was handed out before the drain ended").hasSize(50);
+        } else {
+            real.shutDown();
+        }
+        for (Thread worker : workers) {
+            worker.join(10_000);
+            assertThat(worker.isAlive()).isFalse();
+        }
+        assertThat(real.len()).isZero();
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +17,10 @@ import org.slf4j.LoggerFactory;
  * Starts and stops the controllers of the {@link Reconciler} beans together: at start-up when
  * there is no leader election, else for each term of leadership (it is the elector's
  * {@link LeaderCallbacks}).
+ *
+ * <p>During a term, every worker checks the term's {@link Leadership#isValid()} immediately before
+ * each reconcile and reconciles nothing while it is false (the requests wait, and are dropped when
+ * the term's end stops the controllers).
  *
  * <p>Stopping at shutdown ({@link #close()}, while this replica still holds and renews the
  * lease) lets reconciles in flight finish for up to the shutdown timeout, shared by all
@@ -75,6 +80,11 @@ public final class ControllerManager implements LeaderCallbacks {
      * logged and reported, the others still start.
      */
     void startAll() {
+        startAll(() -> true);
+    }
+
+    /** {@link #startAll()}, with workers that reconcile only while {@code mayReconcile} says so. */
+    private void startAll(BooleanSupplier mayReconcile) {
         synchronized (lock) {
             starting = Thread.currentThread();
             try {
@@ -88,7 +98,7 @@ public final class ControllerManager implements LeaderCallbacks {
                         return;
                     }
                     try {
-                        controller.start();
+                        controller.start(mayReconcile);
                         startErrors.remove(controller.name());
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
@@ -139,11 +149,14 @@ public final class ControllerManager implements LeaderCallbacks {
     /**
      * Starts the controllers and returns; the term's end is handled by {@link #onStoppedLeading},
      * which the elector always calls before a later term can start (so an old term never stops
-     * a new term's controllers).
+     * a new term's controllers). Until then their workers check {@link Leadership#isValid()}
+     * immediately before each reconcile, so no reconcile starts once the term can no longer be
+     * sure of its lease (the renew deadline after the last successful renewal), however late the
+     * elector's thread calls {@code onStoppedLeading}.
      */
     @Override
     public void onStartedLeading(Leadership leadership) {
-        startAll();
+        startAll(leadership::isValid);
     }
 
     @Override

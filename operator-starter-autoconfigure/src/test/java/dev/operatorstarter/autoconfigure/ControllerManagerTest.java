@@ -1,25 +1,116 @@
 package dev.operatorstarter.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.cache.InformerOptions;
+import dev.operatorstarter.cache.ListerWatcher;
+import dev.operatorstarter.cache.ReflectorOptions;
+import dev.operatorstarter.cache.SharedIndexInformer;
+import dev.operatorstarter.client.ResourceList;
+import dev.operatorstarter.client.ResourceType;
+import dev.operatorstarter.client.rest.ListOptions;
+import dev.operatorstarter.client.rest.WatchEvent;
+import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.controller.ControllerOptions;
+import dev.operatorstarter.controller.Request;
+import dev.operatorstarter.controller.Result;
+import dev.operatorstarter.leaderelection.Leadership;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ListMetaBuilder;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import reactor.core.publisher.Flux;
 import org.junit.jupiter.api.Test;
 
-/** Leadership changes as the elector reports them; the controllers themselves are covered by the ITs. */
+/** Leadership changes as the elector reports them; the controllers' work is covered by the ITs. */
 class ControllerManagerTest {
+
+    /** A term whose validity the test sets; counts how often it is asked. */
+    static final class Term implements Leadership {
+        final AtomicBoolean valid = new AtomicBoolean(true);
+        final AtomicInteger checks = new AtomicInteger();
+
+        @Override
+        public boolean isValid() {
+            checks.incrementAndGet();
+            return valid.get();
+        }
+
+        @Override
+        public void awaitEnd() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean awaitEnd(Duration timeout) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    /** Lists fixed ConfigMaps; the watch stays open without events. */
+    static ListerWatcher<ConfigMap> listing(ConfigMap... objects) {
+        return new ListerWatcher<>() {
+            @Override
+            public ResourceList<ConfigMap> list(ListOptions options) {
+                return new ResourceList<>("v1", "ConfigMapList", new ListMetaBuilder().withResourceVersion("1").build(),
+                        List.of(objects));
+            }
+
+            @Override
+            public Flux<WatchEvent<ConfigMap>> watch(ListOptions options) {
+                return Flux.never();
+            }
+        };
+    }
+
+    @Test
+    void theControllersOfATermReconcileNothingOnceTheTermIsNoLongerValid() throws Exception {
+        SharedIndexInformer<ConfigMap> informer = SharedIndexInformer.create("configmaps",
+                listing(new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName("a")
+                        .withResourceVersion("1").endMetadata().build()),
+                ConfigMap.class,
+                InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build());
+        informer.start();
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        Controller<ConfigMap> controller = Controller.builder(ControllerOptions.builder("gated").build(),
+                ResourceType.of(ConfigMap.class), informer).build(request -> {
+                    reconciled.add(request.name());
+                    return Result.done();
+                });
+        ControllerManager manager = new ControllerManager(
+                List.of(new ControllerManager.Managed(controller, "configmaps")), Duration.ofSeconds(1), null);
+        try {
+            Term term = new Term();
+            manager.onStartedLeading(term);
+            await().until(() -> reconciled.equals(List.of("a")));
+
+            term.valid.set(false); // renewals stopped; the elector has not ended the term yet
+            int checksSoFar = term.checks.get();
+            controller.enqueue(new Request("ns", "b"));
+            await().until(() -> term.checks.get() >= checksSoFar + 2 || reconciled.size() > 1);
+            assertThat(reconciled).containsExactly("a");
+            assertThat(controller.isRunning()).isTrue();
+        } finally {
+            manager.close();
+            informer.stop();
+        }
+    }
 
     @Test
     void afterALostTermAReelectingReplicaRunsItsControllersAgainInTheNextTerm() {
         ControllerManager manager = new ControllerManager(List.of(), Duration.ofSeconds(1), null);
-        manager.onStartedLeading(null);
+        manager.onStartedLeading(new Term());
         assertThat(manager.isActive()).isTrue();
 
         manager.onStoppedLeading();
         assertThat(manager.isActive()).isFalse();
 
-        manager.onStartedLeading(null);
+        manager.onStartedLeading(new Term());
         assertThat(manager.isActive()).isTrue();
     }
 
@@ -27,10 +118,10 @@ class ControllerManagerTest {
     void withShutdownOnLossTheHookRunsOnceAndNoLaterTermStartsTheControllers() {
         AtomicInteger shutdowns = new AtomicInteger();
         ControllerManager manager = new ControllerManager(List.of(), Duration.ofSeconds(1), shutdowns::incrementAndGet);
-        manager.onStartedLeading(null);
+        manager.onStartedLeading(new Term());
 
         manager.onStoppedLeading();
-        manager.onStartedLeading(null); // the lease was won back before the context closed
+        manager.onStartedLeading(new Term()); // the lease was won back before the context closed
         manager.onStoppedLeading();
 
         assertThat(shutdowns).hasValue(1);

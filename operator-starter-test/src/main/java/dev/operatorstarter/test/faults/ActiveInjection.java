@@ -115,6 +115,11 @@ final class ActiveInjection implements Injection {
         notifyAll();
     }
 
+    /** Whether it has taken as many requests as it was injected for. */
+    boolean isSpent() {
+        return left.get() <= 0;
+    }
+
     @Override
     public synchronized boolean isActive() {
         return !removed && !closed && left.get() > 0;

@@ -202,6 +202,9 @@ final class BlockingFaultProxy implements FaultProxy {
             } else if (applied == null && injection.take()) {
                 applied = injection;
             }
+            if (injection.isSpent()) {
+                injections.remove(injection); // its handle still releases what it holds
+            }
         }
         return applied;
     }

@@ -7,12 +7,14 @@ import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.Eventually;
 import dev.operatorstarter.test.internal.KubernetesApi;
 import dev.operatorstarter.test.internal.Tls;
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,10 +24,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
@@ -55,7 +62,7 @@ class FaultProxyTest {
         server = new ScriptedServer(request -> switch (request.head().target().replaceAll("\\?.*", "")) {
             case "/list" -> ScriptedServer.json(200, LIST);
             case "/events" -> ScriptedServer.events("{\"n\":1}\n", "{\"n\":2}\n", "{\"n\":3}\n");
-            case "/stream" -> out -> {
+            case "/stream" -> (in, out) -> {
                 ScriptedServer.chunkedHead(out);
                 ScriptedServer.chunk(out, "{\"n\":1}\n");
                 await(secondEvent);
@@ -64,7 +71,16 @@ class FaultProxyTest {
                 out.flush();
                 return true;
             };
-            case "/closes-after" -> out -> !ScriptedServer.json(200, "{}").write(out);
+            case "/closes-after" -> (in, out) -> !ScriptedServer.json(200, "{}").write(in, out);
+            case "/upgrade" -> (in, out) -> {
+                out.write("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                String line = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine();
+                out.write(("echo: " + line + "\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                return false;
+            };
             default -> ScriptedServer.json(200, new String(request.body(), StandardCharsets.UTF_8));
         }).start();
         proxy = FaultProxy.start(server.connection(folder.resolve("upstream.kubeconfig")),
@@ -105,6 +121,29 @@ class FaultProxyTest {
         assertThat(received.header("Authorization")).isEqualTo("Bearer t0k3n");
         assertThat(asToken.clientCertificatePem()).isNull();
         assertThat(Files.readString(asToken.kubeconfig())).contains("t0k3n");
+    }
+
+    @Test
+    void theAdminOfAnUpstreamThatAuthenticatesWithATokenIsForwardedWithThatToken() throws Exception {
+        ClusterConnection certified = server.connection(folder.resolve("upstream.kubeconfig"));
+        ClusterConnection byToken = new ClusterConnection(certified.server(), certified.certificateAuthorityPem(), null,
+                null, "admin-token", certified.kubeconfig());
+        AtomicInteger threads = new AtomicInteger();
+        FaultProxyOptions options = FaultProxyOptions.builder().threadFactory(task -> {
+            threads.incrementAndGet();
+            Thread thread = new Thread(task);
+            thread.setDaemon(true);
+            return thread;
+        }).build();
+
+        try (FaultProxy tokenProxy = FaultProxy.start(byToken, options)) {
+            send(client(tokenProxy.connection()), request(tokenProxy.uri(), "/list"));
+        }
+
+        ScriptedServer.Received received = server.received().poll(5, TimeUnit.SECONDS);
+        assertThat(received.header("Authorization")).isEqualTo("Bearer admin-token");
+        assertThat(received.clientCertificate()).isFalse();
+        assertThat(threads.get()).as("the accept thread and the connection's, from the factory given").isEqualTo(2);
     }
 
     @Test
@@ -250,6 +289,40 @@ class FaultProxyTest {
     }
 
     @Test
+    void aStormOfNRequestsAnswersExactlyNOfManyConcurrentRequestsOnManyConnections() throws Exception {
+        Injection storm = proxy.inject(RequestMatcher.all(), Fault.serviceUnavailable(), 50);
+        Injection all = proxy.inject(RequestMatcher.all(), Fault.none());
+        List<CompletableFuture<List<Integer>>> clients = new ArrayList<>();
+        ExecutorService threads = Executors.newFixedThreadPool(16);
+        for (int c = 0; c < 16; c++) {
+            HttpClient client = client(proxy.connection());
+            clients.add(CompletableFuture.supplyAsync(() -> {
+                List<Integer> statuses = new ArrayList<>();
+                for (int r = 0; r < 10; r++) {
+                    statuses.add(sendUnchecked(client, request(r % 2 == 0 ? "/list" : "/events")).statusCode());
+                }
+                return statuses;
+            }, threads));
+        }
+
+        List<Integer> statuses = new ArrayList<>();
+        try {
+            for (CompletableFuture<List<Integer>> client : clients) {
+                statuses.addAll(client.get(30, TimeUnit.SECONDS));
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+
+        assertThat(statuses).hasSize(160);
+        assertThat(statuses).filteredOn(status -> status == 503).hasSize(50);
+        assertThat(statuses).filteredOn(status -> status == 200).hasSize(110);
+        assertThat(server.received()).hasSize(110);
+        assertThat(storm.matched()).isEqualTo(50);
+        assertThat(all.matched()).isEqualTo(160);
+    }
+
+    @Test
     void aCutStreamEndsInTheMiddleOfTheEventAfterTheKeptOnes() throws Exception {
         proxy.inject(RequestMatcher.pathPrefix("/events"), Fault.cutAfterEvents(2));
 
@@ -389,10 +462,34 @@ class FaultProxyTest {
         assertThat(kubeconfig.getParent()).doesNotExist();
     }
 
+    @Test
+    void anUpgradedConnectionCarriesBytesBothWays() throws Exception {
+        try (SSLSocket socket = rawSocket()) {
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /upgrade HTTP/1.1\r\nHost: proxy\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            HttpHead response = HttpHead.read(in);
+            out.write("ping\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+
+            assertThat(response.status()).isEqualTo(101);
+            assertThat(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine())
+                    .isEqualTo("echo: ping");
+            assertThat(server.received().poll(5, TimeUnit.SECONDS).header("Upgrade")).isEqualTo("echo");
+        }
+    }
+
+    private SSLSocket rawSocket() throws IOException {
+        SSLSocket socket = (SSLSocket) proxy.connection().sslContext().getSocketFactory()
+                .createSocket("127.0.0.1", proxy.uri().getPort());
+        socket.setSoTimeout(5000);
+        return socket;
+    }
+
     private byte[] rawExchange(String request) throws IOException {
-        try (SSLSocket socket = (SSLSocket) proxy.connection().sslContext().getSocketFactory()
-                .createSocket("127.0.0.1", proxy.uri().getPort())) {
-            socket.setSoTimeout(5000);
+        try (SSLSocket socket = rawSocket()) {
             OutputStream out = socket.getOutputStream();
             out.write(request.getBytes(StandardCharsets.US_ASCII));
             out.flush();
@@ -427,6 +524,17 @@ class FaultProxyTest {
         return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    private static HttpResponse<String> sendUnchecked(HttpClient client, HttpRequest.Builder request) {
+        try {
+            return send(client, request);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static BufferedReader reader(HttpResponse<InputStream> response) {
         return new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
     }
@@ -435,7 +543,7 @@ class FaultProxyTest {
         try {
             return reader.readLine();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

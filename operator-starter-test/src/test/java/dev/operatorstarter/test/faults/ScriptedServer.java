@@ -48,10 +48,10 @@ final class ScriptedServer implements AutoCloseable {
         }
     }
 
-    /** Writes a whole response; returns whether the connection stays open for another request. */
+    /** Writes a whole response (reading more, after a 101); returns whether the connection stays open. */
     @FunctionalInterface
     interface Reply {
-        boolean write(OutputStream out) throws IOException;
+        boolean write(InputStream in, OutputStream out) throws IOException;
     }
 
     private final Pki pki = Pki.newAuthority("scripted-server-ca");
@@ -94,7 +94,7 @@ final class ScriptedServer implements AutoCloseable {
 
     static Reply json(int status, String body) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        return out -> {
+        return (in, out) -> {
             out.write(("HTTP/1.1 " + status + " X\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length
                     + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.write(bytes);
@@ -105,7 +105,7 @@ final class ScriptedServer implements AutoCloseable {
 
     /** A chunked 200 with one chunk per event, then the last chunk. */
     static Reply events(String... events) {
-        return out -> {
+        return (in, out) -> {
             chunkedHead(out);
             for (String event : events) {
                 chunk(out, event);
@@ -166,7 +166,7 @@ final class ScriptedServer implements AutoCloseable {
                 }
                 Received request = new Received(head, HttpBody.ofRequest(head, in).readAll(1 << 20), certificate, number);
                 received.add(request);
-                if (!script.apply(request).write(out)) {
+                if (!script.apply(request).write(in, out)) {
                     return;
                 }
             }

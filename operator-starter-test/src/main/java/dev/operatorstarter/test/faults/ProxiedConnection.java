@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSocket;
@@ -28,6 +29,10 @@ import org.slf4j.LoggerFactory;
  * request can be sent again on a fresh upstream connection when the server had closed an idle one.
  * Response bodies are streamed piece by piece. When the server cannot be reached, the client
  * connection is cut, as a client of a failing server would see.
+ *
+ * <p>A client that goes away while a response streams is noticed when the next piece is written to
+ * it; until then (a watch without events) the thread and the upstream watch stay, at most until the
+ * server ends the watch or the proxy closes.
  */
 final class ProxiedConnection implements Runnable {
 
@@ -36,6 +41,7 @@ final class ProxiedConnection implements Runnable {
     private static final int HANDSHAKE_TIMEOUT_MILLIS = 10_000;
     private static final int BUFFER = 16 * 1024;
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
     private static final String[] HOP_BY_HOP = {"Connection", "Keep-Alive", "Proxy-Connection", "TE", "Trailer",
         "Transfer-Encoding", "Upgrade"};
 
@@ -193,14 +199,18 @@ final class ProxiedConnection implements Runnable {
         HttpHead response;
         try {
             link = link(ownToken);
-            response = exchange(link, forwarded, body);
-            if (response == null && link.used) { // the server had closed this idle connection: once more, anew
+            boolean reused = link.used;
+            try {
+                response = exchange(link, forwarded, body);
+            } catch (IOException e) {
+                // A connection the server closed while idle fails the next request before any answer:
+                // send it again on a new one if it cannot have reached the server, or may be repeated.
+                if (!reused || !(e instanceof NotSent || IDEMPOTENT.contains(method))) {
+                    throw e;
+                }
                 drop(link);
                 link = link(ownToken);
                 response = exchange(link, forwarded, body);
-            }
-            if (response == null) {
-                throw new EOFException("the server closed the connection without a response");
             }
         } catch (IOException e) {
             log.debug("fault proxy: {} {} could not be forwarded to {}: {}", method, request.target(), upstream, e.toString());
@@ -277,25 +287,36 @@ final class ProxiedConnection implements Runnable {
     /**
      * Sends the request and reads the response head, skipping interim (1xx) responses other than 101.
      *
-     * @return {@code null} when the server closed the connection before a byte of the response
+     * @throws NotSent when the request could not be written
+     * @throws EOFException when the server closed the connection before a byte of the response
      */
-    private @Nullable HttpHead exchange(Link link, HttpHead request, byte[] body) throws IOException {
+    private HttpHead exchange(Link link, HttpHead request, byte[] body) throws IOException {
         try {
             request.writeTo(link.out);
             link.out.write(body);
             link.out.flush();
         } catch (IOException e) {
-            if (link.used) {
-                return null;
-            }
-            throw e;
+            throw new NotSent(e);
         }
         link.used = true;
         while (true) {
             HttpHead response = HttpHead.read(link.in);
-            if (response == null || response.status() >= 200 || response.status() == 101) {
+            if (response == null) {
+                throw new EOFException("the server closed the connection without a response");
+            }
+            if (response.status() >= 200 || response.status() == 101) {
                 return response;
             }
+        }
+    }
+
+    /** A request that could not be written to the server. */
+    private static final class NotSent extends IOException {
+
+        private static final long serialVersionUID = 1L;
+
+        NotSent(IOException cause) {
+            super("the request could not be sent: " + cause.getMessage(), cause);
         }
     }
 

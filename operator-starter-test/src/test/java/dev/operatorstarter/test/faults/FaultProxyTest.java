@@ -72,6 +72,7 @@ class FaultProxyTest {
                 return true;
             };
             case "/closes-after" -> (in, out) -> !ScriptedServer.json(200, "{}").write(in, out);
+            case "/closes-instead" -> (in, out) -> false;
             case "/upgrade" -> (in, out) -> {
                 out.write("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n"
                         .getBytes(StandardCharsets.US_ASCII));
@@ -193,6 +194,17 @@ class FaultProxyTest {
         assertThat(next.statusCode()).isEqualTo(200);
         assertThat(next.body()).isEqualTo(LIST);
         assertThat(server.connections()).isEqualTo(2);
+    }
+
+    @Test
+    void aPostTheServerReceivedOnAReusedConnectionIsNotSentAgainWhenNoAnswerCame() throws Exception {
+        HttpClient client = client(proxy.connection());
+        send(client, request("/list"));
+
+        assertThatThrownBy(() -> send(client, request("/closes-instead").POST(HttpRequest.BodyPublishers.ofString("{}"))))
+                .isInstanceOf(IOException.class);
+
+        assertThat(server.received()).extracting(ScriptedServer.Received::target).containsExactly("/list", "/closes-instead");
     }
 
     @Test

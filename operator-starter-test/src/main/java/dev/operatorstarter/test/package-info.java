@@ -11,6 +11,8 @@
  * Established before the first test runs. {@link dev.operatorstarter.test.Eventually} waits for an
  * outcome, such as a reconciler's write, by polling. A Spring test that carries the annotation gets
  * its application context pointed at the same server ({@code dev.operatorstarter.test.spring}).
+ * {@code dev.operatorstarter.test.faults} puts a fault proxy between a client and the server:
+ * latency, hangs, 429/5xx storms, cut streams, bad bodies, half-open and dropped connections.
  *
  * <p>This module does not depend on {@code operator-runtime}, so the runtime's own tests can use it
  * without testing the runtime with itself.

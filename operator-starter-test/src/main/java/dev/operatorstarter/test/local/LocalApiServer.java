@@ -9,6 +9,7 @@ import dev.operatorstarter.test.internal.Folders;
 import dev.operatorstarter.test.internal.KubernetesApi;
 import dev.operatorstarter.test.internal.Kubeconfig;
 import dev.operatorstarter.test.internal.OwnerOnly;
+import dev.operatorstarter.test.internal.Pki;
 import dev.operatorstarter.test.internal.Tls;
 import java.io.IOException;
 import java.io.UncheckedIOException;

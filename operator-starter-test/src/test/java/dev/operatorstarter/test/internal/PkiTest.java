@@ -1,8 +1,7 @@
-package dev.operatorstarter.test.local;
+package dev.operatorstarter.test.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.operatorstarter.test.internal.Tls;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.operatorstarter.test.local;
+package dev.operatorstarter.test.internal;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -37,14 +37,17 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  *
  * <p>Certificates use ECDSA P-256 (fast to generate); the service-account key is RSA 2048, the
  * key type every JWT consumer accepts. Keys are written as PKCS#8 PEM.
+ *
+ * <p>Used by the local backend and by the fault proxy (its own authority for the certificates it
+ * serves and issues to its clients). Not API.
  */
-final class Pki {
+public final class Pki {
 
     private static final Duration VALIDITY = Duration.ofDays(30);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** A certificate with its private key, both as PEM. */
-    record Issued(X509Certificate certificate, String certificatePem, String keyPem) {
+    public record Issued(X509Certificate certificate, String certificatePem, String keyPem) {
 
         /** Names the subject only: the private key never reaches a log. */
         @Override
@@ -54,7 +57,7 @@ final class Pki {
     }
 
     /** An RSA key pair for signing service-account tokens, as PEM. */
-    record SigningKey(String privatePem, String publicPem) {
+    public record SigningKey(String privatePem, String publicPem) {
 
         @Override
         public String toString() {
@@ -73,7 +76,7 @@ final class Pki {
     }
 
     /** A new self-signed certificate authority. */
-    static Pki newAuthority(String commonName) {
+    public static Pki newAuthority(String commonName) {
         KeyPair keys = ecKeyPair();
         X500Principal subject = new X500Principal("CN=" + commonName);
         try {
@@ -90,11 +93,11 @@ final class Pki {
         }
     }
 
-    String caPem() {
+    public String caPem() {
         return caPem;
     }
 
-    X509Certificate caCertificate() {
+    public X509Certificate caCertificate() {
         return caCertificate;
     }
 
@@ -103,7 +106,7 @@ final class Pki {
      * client: etcd's JSON gateway dials etcd's own gRPC port with the serving certificate, which
      * {@code --client-cert-auth} then checks as a client certificate.
      */
-    Issued serving(String commonName, List<String> dnsNames, List<String> ipAddresses) {
+    public Issued serving(String commonName, List<String> dnsNames, List<String> ipAddresses) {
         GeneralName[] names = new GeneralName[dnsNames.size() + ipAddresses.size()];
         int i = 0;
         for (String dns : dnsNames) {
@@ -120,7 +123,7 @@ final class Pki {
      * A TLS client certificate. Kubernetes reads the user name from CN and the groups from O, so
      * {@code client("admin", "system:masters")} is a cluster administrator.
      */
-    Issued client(String user, String group) {
+    public Issued client(String user, String group) {
         return issue("CN=" + user + ",O=" + group, null, KeyPurposeId.id_kp_clientAuth);
     }
 
@@ -147,7 +150,7 @@ final class Pki {
     }
 
     /** A new RSA key pair for signing service-account tokens. */
-    static SigningKey serviceAccountKeyPair() {
+    public static SigningKey serviceAccountKeyPair() {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
             generator.initialize(2048, RANDOM);
@@ -185,7 +188,7 @@ final class Pki {
     }
 
     /** PEM text of a certificate, a PKCS#8 private key or an X.509 public key. */
-    static String pem(Object object) {
+    public static String pem(Object object) {
         StringWriter out = new StringWriter();
         try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
             writer.writeObject(object instanceof java.security.PrivateKey key

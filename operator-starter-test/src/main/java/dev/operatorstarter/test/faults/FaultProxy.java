@@ -43,7 +43,8 @@ import java.net.URI;
  *
  * <h2>Threads and lifecycle</h2>
  * {@link #start} binds the port and starts an accept thread; each client connection gets a thread of
- * its own (and a second one while a connection is upgraded), all from
+ * its own (and a second one while a response streams, to notice the client leaving, or while a
+ * connection is upgraded), all from
  * {@link FaultProxyOptions#threadFactory()}. Every method is thread-safe. {@link #close()} is
  * idempotent: it stops accepting, cuts every open connection (held requests included, which are
  * not forwarded), and deletes the kubeconfig folder when the proxy created it.

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -190,7 +191,7 @@ final class HttpBody {
 
     private static boolean isChunked(HttpHead head) {
         String encoding = head.header("Transfer-Encoding");
-        return encoding != null && encoding.toLowerCase(java.util.Locale.ROOT).contains("chunked");
+        return encoding != null && encoding.toLowerCase(Locale.ROOT).contains("chunked");
     }
 
     private static long contentLength(HttpHead head) throws IOException {

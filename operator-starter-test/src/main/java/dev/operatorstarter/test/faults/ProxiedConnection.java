@@ -7,11 +7,14 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PushbackInputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSocket;
@@ -30,9 +33,8 @@ import org.slf4j.LoggerFactory;
  * Response bodies are streamed piece by piece. When the server cannot be reached, the client
  * connection is cut, as a client of a failing server would see.
  *
- * <p>A client that goes away while a response streams is noticed when the next piece is written to
- * it; until then (a watch without events) the thread and the upstream watch stay, at most until the
- * server ends the watch or the proxy closes.
+ * <p>While a response streams (chunked, or until the connection closes: a watch), a second thread
+ * waits for the client's next byte, so a client that goes away ends the upstream stream at once.
  */
 final class ProxiedConnection implements Runnable {
 
@@ -69,6 +71,7 @@ final class ProxiedConnection implements Runnable {
     private boolean aborted;
 
     // the connection's thread only
+    private @Nullable CompletableFuture<Integer> nextByte;
     private @Nullable Link asAdmin;
     private @Nullable Link withToken;
 
@@ -89,7 +92,7 @@ final class ProxiedConnection implements Runnable {
             }
             tls = handshake();
             boolean certified = presentedCertificate(tls);
-            InputStream in = new BufferedInputStream(tls.getInputStream(), BUFFER);
+            PushbackInputStream in = new PushbackInputStream(new BufferedInputStream(tls.getInputStream(), BUFFER));
             OutputStream out = new BufferedOutputStream(tls.getOutputStream(), BUFFER);
             while (serve(in, out, certified)) {
                 // next request on the same connection
@@ -159,8 +162,8 @@ final class ProxiedConnection implements Runnable {
     }
 
     /** Serves one request; returns whether the connection goes on to the next. */
-    private boolean serve(InputStream in, OutputStream out, boolean certified) throws IOException {
-        HttpHead request = HttpHead.read(in);
+    private boolean serve(PushbackInputStream in, OutputStream out, boolean certified) throws IOException {
+        HttpHead request = readRequest(in);
         if (request == null) {
             return false;
         }
@@ -232,6 +235,9 @@ final class ProxiedConnection implements Runnable {
         if (!keepAlive) {
             head = head.with("Connection", "close");
         }
+        if (responseBody.framing() == HttpBody.Framing.CHUNKED || responseBody.framing() == HttpBody.Framing.UNTIL_CLOSE) {
+            watchForTheClientLeaving(in);
+        }
         boolean consumed = rewrite == null || responseBody.framing() == HttpBody.Framing.NONE
                 ? pass(head, responseBody, out)
                 : rewrite(head, responseBody, rewrite, out);
@@ -242,6 +248,51 @@ final class ProxiedConnection implements Runnable {
             drop(link); // a rewritten body may not have been read to its end
         }
         return keepAlive;
+    }
+
+    /** The next request's head; after a stream, the watcher has its first byte (or saw the client leave). */
+    private @Nullable HttpHead readRequest(PushbackInputStream in) throws IOException {
+        CompletableFuture<Integer> first = nextByte;
+        if (first != null) {
+            nextByte = null;
+            int b;
+            try {
+                b = first.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            } catch (ExecutionException e) {
+                return null;
+            }
+            if (b < 0) {
+                return null;
+            }
+            in.unread(b);
+        }
+        return HttpHead.read(in);
+    }
+
+    /**
+     * While a response streams, the client sends nothing (HTTP/1.1 without pipelining), so a read
+     * that ends means it went away: then the connection is cut, which ends the upstream stream too
+     * (a watch without events would otherwise hold it until the server ends it). A byte that
+     * arrives instead starts the client's next request, which {@link #readRequest} takes over.
+     */
+    private void watchForTheClientLeaving(InputStream in) {
+        CompletableFuture<Integer> first = new CompletableFuture<>();
+        nextByte = first;
+        proxy.threads().newThread(() -> {
+            int b;
+            try {
+                b = in.read();
+            } catch (IOException e) {
+                b = -1;
+            }
+            first.complete(b);
+            if (b < 0) {
+                abort();
+            }
+        }).start();
     }
 
     /** The proxy closed while this connection waited: cut it. Returns {@code false} for "stop". */

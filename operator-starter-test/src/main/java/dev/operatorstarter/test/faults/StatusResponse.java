@@ -3,6 +3,7 @@ package dev.operatorstarter.test.faults;
 import dev.operatorstarter.test.internal.KubernetesApi;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -42,7 +43,7 @@ final class StatusResponse {
         }
         status.put("code", code);
         byte[] body = KubernetesApi.json().writeValueAsBytes(status);
-        HttpHead head = new HttpHead("HTTP/1.1 " + code + " " + PHRASES.getOrDefault(code, "Error"), java.util.List.of())
+        HttpHead head = new HttpHead("HTTP/1.1 " + code + " " + PHRASES.getOrDefault(code, "Error"), List.of())
                 .with("Content-Type", "application/json")
                 .with("Content-Length", Integer.toString(body.length));
         if (retryAfterSeconds >= 0) {

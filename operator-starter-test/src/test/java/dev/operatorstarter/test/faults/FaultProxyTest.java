@@ -54,6 +54,7 @@ class FaultProxyTest {
     Path folder;
 
     private final CountDownLatch secondEvent = new CountDownLatch(1);
+    private final CountDownLatch upstreamClosed = new CountDownLatch(1);
     private ScriptedServer server;
     private FaultProxy proxy;
 
@@ -73,6 +74,14 @@ class FaultProxyTest {
             };
             case "/closes-after" -> (in, out) -> !ScriptedServer.json(200, "{}").write(in, out);
             case "/closes-instead" -> (in, out) -> false;
+            case "/silent" -> (in, out) -> {
+                ScriptedServer.chunkedHead(out);
+                ScriptedServer.chunk(out, "{\"n\":1}\n");
+                if (in.read() < 0) { // nothing more is sent: only the proxy closing its connection ends this
+                    upstreamClosed.countDown();
+                }
+                return false;
+            };
             case "/upgrade" -> (in, out) -> {
                 out.write("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n"
                         .getBytes(StandardCharsets.US_ASCII));
@@ -170,6 +179,22 @@ class FaultProxyTest {
         assertThat(first).isEqualTo("{\"n\":1}");
         assertThat(events.readLine()).isEqualTo("{\"n\":2}");
         assertThat(events.readLine()).isNull();
+    }
+
+    @Test
+    void aClientLeavingASilentStreamEndsTheUpstreamStreamAtOnce() throws Exception {
+        try (SSLSocket socket = rawSocket()) {
+            socket.getOutputStream().write("GET /silent?watch=true HTTP/1.1\r\nHost: proxy\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            BufferedReader events = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            while (!events.readLine().equals("{\"n\":1}")) {
+                // the head and the chunk size line
+            }
+        }
+
+        assertThat(upstreamClosed.await(5, TimeUnit.SECONDS)).as("the proxy closed the upstream stream").isTrue();
+        Eventually.await("the connection to be gone", WAIT, () -> proxy.openConnections() == 0);
     }
 
     @Test

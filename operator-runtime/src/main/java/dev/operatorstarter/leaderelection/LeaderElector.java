@@ -67,8 +67,8 @@ public final class LeaderElector implements AutoCloseable {
     private ElectorState state = new ElectorState.Following(null, 0);
     private volatile @Nullable Term term;
     private volatile String leader = "";
-    /** Why the current term ended, for the log. */
-    private String endReason = "";
+    /** Set by the elector's thread when it ended a term because of close(): close() then releases the lease. */
+    private volatile boolean ledWhenClosed;
 
     public LeaderElector(LeaderElectionConfig config) {
         this.config = config;
@@ -116,11 +116,17 @@ public final class LeaderElector implements AutoCloseable {
             guard = watchdog;
         }
         if (running != null && running != Thread.currentThread()) {
-            running.interrupt(); // abandons a request in flight; the thread clears the flag before releasing
+            running.interrupt(); // abandons a request in flight
             try {
                 running.join(config.renewDeadline().toMillis() + 2 * config.retryPeriod().toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+            // Released here, not on the elector's thread, where close()'s interrupt could still
+            // arrive; and only once that thread has ended the term (onStoppedLeading has returned).
+            if (!running.isAlive() && ledWhenClosed && config.releaseOnClose()) {
+                ledWhenClosed = false;
+                release();
             }
         }
         if (guard != null && guard != Thread.currentThread()) {
@@ -155,8 +161,13 @@ public final class LeaderElector implements AutoCloseable {
                 campaignOnce();
             }
         }
-        Thread.interrupted(); // close() interrupted a request in flight: release with a clean flag
-        apply(new ElectorState.Event.Closed(), "the elector is closing");
+        Thread.interrupted(); // close() interrupted a request in flight
+        boolean leading;
+        synchronized (monitor) {
+            leading = state instanceof ElectorState.Leading;
+            apply(new ElectorState.Event.Closed(), "the elector is closing");
+        }
+        ledWhenClosed = leading;
         log.info("{}: stopped campaigning", config.name());
     }
 
@@ -361,9 +372,6 @@ public final class LeaderElector implements AutoCloseable {
             config.callbacks().onStoppedLeading();
         } catch (RuntimeException e) {
             log.error("{}: onStoppedLeading failed", config.name(), e);
-        }
-        if (isClosing() && config.releaseOnClose()) {
-            release(); // only once this term's work has been told to stop
         }
     }
 

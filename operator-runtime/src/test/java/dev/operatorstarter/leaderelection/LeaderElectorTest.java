@@ -225,6 +225,31 @@ class LeaderElectorTest {
     }
 
     @Test
+    void closeEndsTheTermFirstAndThenReleasesTheLease() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicReference<String> holderWhenStopped = new AtomicReference<>();
+        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(lock, new LeaderCallbacks() {
+            @Override
+            public void onStartedLeading(Leadership leadership) {
+                started.countDown();
+            }
+
+            @Override
+            public void onStoppedLeading() {
+                holderWhenStopped.set(lock.record().holderIdentity());
+            }
+        }).leaseDuration(Duration.ofMillis(1500)).renewDeadline(Duration.ofMillis(1000))
+                .retryPeriod(Duration.ofMillis(200)).build());
+        elector.start();
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+        elector.close();
+
+        assertThat(holderWhenStopped).hasValue("me");
+        assertThat(lock.record().holderIdentity()).as("released").isEmpty();
+    }
+
+    @Test
     void everyRenewalByTheHolderRestartsTheWait() {
         lock.put(heldBy("other", Instant.EPOCH));
         LeaderElector elector = elector(lock);

@@ -56,4 +56,44 @@ class RequestMatcherTest {
     void allMatchesEveryRequest(String method) {
         assertThat(RequestMatcher.all().matches(method, "/anything?watch=true")).isTrue();
     }
+
+    @ParameterizedTest
+    @CsvSource({
+        "/api/v1/namespaces/a/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan, true",
+        "/api/v1/namespaces/a/configmaps?sendInitialEvents=true&watch=1, true",
+        "/api/v1/namespaces/a/configmaps?watch=true&sendInitialEvents=false, false",
+        "/api/v1/namespaces/a/configmaps?watch=true&resourceVersion=5, false",
+        "/api/v1/namespaces/a/configmaps?watch=true, false",
+        "/api/v1/namespaces/a/configmaps?sendInitialEvents=true, false",
+        "/api/v1/namespaces/a/configmaps?watch=true&send%49nitialEvents=%74rue, true",
+    })
+    void aQueryParameterMatcherMatchesOnlyRequestsWhoseQueryHasThatValue(String target, boolean matches) {
+        RequestMatcher streamingLists = RequestMatcher.pathPrefix("/api/v1/namespaces/a/configmaps").watchesOnly()
+                .queryParameter("sendInitialEvents", "true");
+
+        assertThat(streamingLists.matches("GET", target)).isEqualTo(matches);
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "/api/v1/pods?labelSelector=app%3Dweb&limit=500, true",
+        "/api/v1/pods?limit=500&labelSelector=app%3Dweb, true",
+        "/api/v1/pods?labelSelector=app%3Dweb, false",
+        "/api/v1/pods?labelSelector=app%3Ddb&limit=500, false",
+    })
+    void queryParametersAddUpAndEachMustBePresent(String target, boolean matches) {
+        RequestMatcher firstPages = RequestMatcher.all().queryParameter("labelSelector", "app=web")
+                .queryParameter("limit", "500");
+
+        assertThat(firstPages.matches("GET", target)).isEqualTo(matches);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"GET", "POST"})
+    void narrowingByMethodOrWatchesKeepsTheQueryParameters(String method) {
+        RequestMatcher matcher = RequestMatcher.all().queryParameter("dryRun", "All").method(method).excludingWatches();
+
+        assertThat(matcher.matches(method, "/api/v1/namespaces/a/configmaps?dryRun=All")).isTrue();
+        assertThat(matcher.matches(method, "/api/v1/namespaces/a/configmaps")).isFalse();
+    }
 }

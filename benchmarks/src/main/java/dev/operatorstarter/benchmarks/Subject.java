@@ -2,8 +2,8 @@ package dev.operatorstarter.benchmarks;
 
 import java.util.Locale;
 
-/** A client measured by the macro benchmarks. */
-enum Subject {
+/** A client measured by the macro benchmarks and the chaos runs. */
+public enum Subject {
     /** Our informer with the default transform (managedFields dropped, strings shared). */
     OURS,
     /** Our informer caching objects exactly as received. */
@@ -13,7 +13,8 @@ enum Subject {
     /** The official Kubernetes Java client (client-java-extended). */
     OFFICIAL;
 
-    String label() {
+    /** How the reports name it. */
+    public String label() {
         return switch (this) {
             case OURS -> "ours (default transform)";
             case OURS_NO_TRANSFORM -> "ours (no transform)";
@@ -22,7 +23,8 @@ enum Subject {
         };
     }
 
-    static Subject parse(String text) {
+    /** {@code ours}, {@code fabric8}, {@code OFFICIAL}...: the constant's name in any case, with {@code -} for {@code _}. */
+    public static Subject parse(String text) {
         return valueOf(text.toUpperCase(Locale.ROOT).replace('-', '_'));
     }
 }

@@ -1,0 +1,91 @@
+package dev.operatorstarter.benchmarks.chaos;
+
+import dev.operatorstarter.benchmarks.Subject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * The figures of a chaos run, as Markdown: one table per scenario, one row per subject. Times are
+ * median / max over the trials; a trial with no event after the fault within the recovery timeout
+ * counts as the timeout, and the row says how many did.
+ */
+final class ChaosReport {
+
+    private final Map<String, List<TrialResult>> results = new LinkedHashMap<>();
+    private final Map<String, String> descriptions = new LinkedHashMap<>();
+    private final Duration recoveryTimeout;
+
+    ChaosReport(Duration recoveryTimeout) {
+        this.recoveryTimeout = recoveryTimeout;
+    }
+
+    synchronized void add(Scenario scenario, List<TrialResult> trials) {
+        descriptions.put(scenario.name(), scenario.description());
+        results.computeIfAbsent(scenario.name(), s -> new ArrayList<>()).addAll(trials);
+    }
+
+    /** The tables, with a heading per scenario at level {@code ####}. */
+    synchronized String markdown() {
+        StringBuilder out = new StringBuilder();
+        results.forEach((scenario, trials) -> {
+            out.append("#### ").append(scenario).append("\n\n").append(descriptions.get(scenario)).append(".\n\n");
+            out.append("| subject | trials | passed | first event after the fault (median / max) "
+                    + "| converged after the churn stopped (median / max) | lists per trial (median / max) "
+                    + "| requests faulted per trial (median / max) | tombstones |\n|---|---|---|---|---|---|---|---|\n");
+            Map<Subject, List<TrialResult>> bySubject = new LinkedHashMap<>();
+            trials.forEach(trial -> bySubject.computeIfAbsent(trial.subject(), s -> new ArrayList<>()).add(trial));
+            bySubject.forEach((subject, rows) -> out.append(row(subject, rows)));
+            out.append('\n');
+        });
+        return out.toString();
+    }
+
+    private String row(Subject subject, List<TrialResult> rows) {
+        long passed = rows.stream().filter(TrialResult::passed).count();
+        List<Long> recoveries = new ArrayList<>();
+        int timedOut = 0;
+        for (TrialResult row : rows) {
+            OptionalLong recovery = row.recoveryMillis();
+            if (recovery.isPresent()) {
+                recoveries.add(recovery.getAsLong());
+            } else {
+                recoveries.add(recoveryTimeout.toMillis());
+                timedOut++;
+            }
+        }
+        String recovery = seconds(recoveries) + (timedOut == 0 ? ""
+                : " (" + timedOut + " with none within " + recoveryTimeout.toSeconds() + " s)");
+        return "| " + label(subject) + " | " + rows.size() + " | " + (passed == rows.size() ? passed : "**" + passed + "**")
+                + " | " + recovery + " | " + seconds(rows.stream().map(TrialResult::convergeMillis).toList()) + " | "
+                + counts(rows.stream().map(TrialResult::lists).toList()) + " | "
+                + counts(rows.stream().map(TrialResult::faulted).toList()) + " | "
+                + rows.stream().mapToLong(TrialResult::tombstones).sum() + " |\n";
+    }
+
+    private static String label(Subject subject) {
+        return subject == Subject.OURS ? "ours" : subject.label();
+    }
+
+    /** "median / max" of milliseconds, in seconds. */
+    static String seconds(List<Long> millis) {
+        return String.format("%.2f / %.2f s", median(millis) / 1000.0, Collections.max(millis) / 1000.0);
+    }
+
+    private static String counts(List<Long> values) {
+        double median = median(values);
+        return (median == Math.rint(median) ? Long.toString((long) median) : String.format("%.1f", median)) + " / "
+                + Collections.max(values);
+    }
+
+    static double median(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2.0;
+    }
+}

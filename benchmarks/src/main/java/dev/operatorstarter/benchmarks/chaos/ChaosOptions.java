@@ -12,7 +12,7 @@ import java.util.Objects;
  *
  * @param trials trials per scenario; default 1
  * @param subjects the informers measured side by side; default ours only
- * @param faultTime how long each fault lasts; default 2 s
+ * @param faultTime how long each fault lasts (a storm: 1 s more); default 1 s
  * @param recoveryTimeout how long a trial waits, after the fault, for each subject's first new
  *     event; default 30 s (the reflector's longest backoff)
  * @param convergeTimeout how long a trial waits, after the churn stops, for each subject's cache to
@@ -82,7 +82,7 @@ record ChaosOptions(int trials, List<Subject> subjects, Duration faultTime, Dura
     static final class Builder {
         private int trials = 1;
         private List<Subject> subjects = List.of(Subject.OURS);
-        private Duration faultTime = Duration.ofSeconds(2);
+        private Duration faultTime = Duration.ofSeconds(1);
         private Duration recoveryTimeout = Duration.ofSeconds(30);
         private Duration convergeTimeout = Duration.ofSeconds(30);
         private int keys = 50;

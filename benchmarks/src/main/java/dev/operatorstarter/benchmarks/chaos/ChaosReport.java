@@ -12,16 +12,19 @@ import java.util.OptionalLong;
 /**
  * The figures of a chaos run, as Markdown: one table per scenario, one row per subject. Times are
  * median / max over the trials; a trial with no event after the fault within the recovery timeout
- * counts as the timeout, and the row says how many did.
+ * counts as the timeout, and the row says how many did; convergence times are over the trials
+ * that converged, and the row says how many did not.
  */
 final class ChaosReport {
 
     private final Map<String, List<TrialResult>> results = new LinkedHashMap<>();
     private final Map<String, String> descriptions = new LinkedHashMap<>();
     private final Duration recoveryTimeout;
+    private final Duration convergeTimeout;
 
-    ChaosReport(Duration recoveryTimeout) {
+    ChaosReport(Duration recoveryTimeout, Duration convergeTimeout) {
         this.recoveryTimeout = recoveryTimeout;
+        this.convergeTimeout = convergeTimeout;
     }
 
     synchronized void add(Scenario scenario, List<TrialResult> trials) {
@@ -61,10 +64,21 @@ final class ChaosReport {
         String recovery = seconds(recoveries) + (timedOut == 0 ? ""
                 : " (" + timedOut + " with none within " + recoveryTimeout.toSeconds() + " s)");
         return "| " + label(subject) + " | " + rows.size() + " | " + (passed == rows.size() ? passed : "**" + passed + "**")
-                + " | " + recovery + " | " + seconds(rows.stream().map(TrialResult::convergeMillis).toList()) + " | "
+                + " | " + recovery + " | " + converged(rows) + " | "
                 + counts(rows.stream().map(TrialResult::lists).toList()) + " | "
                 + counts(rows.stream().map(TrialResult::faulted).toList()) + " | "
                 + rows.stream().mapToLong(TrialResult::tombstones).sum() + " |\n";
+    }
+
+    /** Over the trials that converged; how many did not, when some did not. */
+    private String converged(List<TrialResult> rows) {
+        List<Long> millis = rows.stream().map(TrialResult::convergeMillis).filter(OptionalLong::isPresent)
+                .map(OptionalLong::getAsLong).toList();
+        int never = rows.size() - millis.size();
+        if (millis.isEmpty()) {
+            return "never within " + convergeTimeout.toSeconds() + " s";
+        }
+        return seconds(millis) + (never == 0 ? "" : " (" + never + " never within " + convergeTimeout.toSeconds() + " s)");
     }
 
     private static String label(Subject subject) {

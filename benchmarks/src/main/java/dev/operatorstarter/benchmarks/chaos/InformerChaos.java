@@ -70,7 +70,7 @@ public final class InformerChaos implements AutoCloseable {
         this.subjects = subjects;
         this.targets = new Scenario.Targets(server, subjects.stream().map(SubjectProcess::proxy).toList(), NAMESPACE,
                 options.faultTime());
-        this.report = new ChaosReport(options.recoveryTimeout());
+        this.report = new ChaosReport(options.recoveryTimeout(), options.convergeTimeout());
     }
 
     /** Starts the API server, the subjects (synced) and the churn. */
@@ -181,7 +181,7 @@ public final class InformerChaos implements AutoCloseable {
             subject.stopped().ifPresent(reason -> different.add(0, "the informer stopped by itself: " + reason));
             results.add(new TrialResult(subject.subject(), trial, ok ? List.of() : different,
                     ok ? List.of() : undelivered.getOrDefault(subject, List.of()), recoveries.get(subject),
-                    converged.getOrDefault(subject, options.convergeTimeout().toMillis()),
+                    ok ? OptionalLong.of(converged.get(subject)) : OptionalLong.empty(),
                     subject.lists() - listsBefore.get(subject), targets.faulted(subject.proxy()),
                     subject.events().tombstonesBetween(started, ended)));
         }

@@ -16,7 +16,7 @@ import java.util.OptionalLong;
  * @param recoveryMillis from the fault's end to the first event carrying the first change made
  *     after it (or a later one); empty when none arrived within the recovery timeout
  * @param convergeMillis from the churn's stop to the cache equal to a fresh list (keys and
- *     resourceVersions) with every deletion delivered; the timeout when it did not converge
+ *     resourceVersions) with every deletion delivered; empty when it did not within the timeout
  * @param lists lists the subject made during the trial (paginated, or watches streaming the
  *     initial state), counted by its proxy, including those a storm refused
  * @param faulted the subject's requests the fault's injections took (lists refused by a storm,
@@ -24,7 +24,7 @@ import java.util.OptionalLong;
  * @param tombstones deletes with an unknown final state (inferred from a relist) delivered during the trial
  */
 record TrialResult(Subject subject, int trial, List<String> differences, List<String> undeliveredDeletions,
-        OptionalLong recoveryMillis, long convergeMillis, long lists, long faulted, long tombstones) {
+        OptionalLong recoveryMillis, OptionalLong convergeMillis, long lists, long faulted, long tombstones) {
 
     TrialResult {
         differences = List.copyOf(differences);
@@ -40,8 +40,9 @@ record TrialResult(Subject subject, int trial, List<String> differences, List<St
     String summary() {
         return subject.name().toLowerCase(java.util.Locale.ROOT) + " trial " + trial + ": "
                 + (passed() ? "passed" : "FAILED") + ", first event after the fault "
-                + (recoveryMillis.isPresent() ? recoveryMillis.getAsLong() + " ms" : "none") + ", converged after "
-                + convergeMillis + " ms, " + lists + " lists, " + faulted + " requests faulted, " + tombstones
+                + (recoveryMillis.isPresent() ? recoveryMillis.getAsLong() + " ms" : "none") + ", "
+                + (convergeMillis.isPresent() ? "converged after " + convergeMillis.getAsLong() + " ms" : "not converged")
+                + ", " + lists + " lists, " + faulted + " requests faulted, " + tombstones
                 + " tombstones"
                 + (differences.isEmpty() ? "" : "; cache differs: " + abbreviate(differences))
                 + (undeliveredDeletions.isEmpty() ? "" : "; deletions never delivered: " + abbreviate(undeliveredDeletions));

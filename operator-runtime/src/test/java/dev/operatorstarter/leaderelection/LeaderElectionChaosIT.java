@@ -43,9 +43,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LeaderElectionChaosIT {
 
-    private static final Duration LEASE = Duration.ofSeconds(3);
-    private static final Duration RENEW = Duration.ofSeconds(2);
-    private static final Duration RETRY = Duration.ofMillis(500);
+    // Short, so that 100 trials fit in a few minutes; the guarantees do not depend on the durations.
+    private static final Duration LEASE = Duration.ofSeconds(2);
+    private static final Duration RENEW = Duration.ofMillis(1500);
+    private static final Duration RETRY = Duration.ofMillis(300);
     private static final int TRIALS = Integer.getInteger("chaos.trials", 1);
     private static final String LEASE_NAME = "chaos";
     private static final List<String> IDS = List.of("c1", "c2", "c3");
@@ -220,13 +221,13 @@ class LeaderElectionChaosIT {
     @Test
     @Order(3)
     void slowReadsOnTheCandidatesNeverShortenTheLeadersLease() throws Exception {
-        // Each read of the Lease by a candidate answers 2.5 s late: longer than lease - renew deadline.
-        trials("slow reads on the candidates (2.5 s per Lease response)", false, leader -> {
+        // Each read of the Lease by a candidate answers 1 s late: twice the lease minus the renew deadline.
+        trials("slow reads on the candidates (1 s per Lease response)", false, leader -> {
             List<Injection> slow = new ArrayList<>();
             proxies.forEach((id, proxy) -> {
                 if (!id.equals(leader)) {
                     slow.add(proxy.inject(leaseRequests().method("GET"), Fault.latency(Duration.ZERO,
-                            Duration.ofMillis(2500))));
+                            Duration.ofSeconds(1))));
                 }
             });
             return () -> slow.forEach(Injection::remove);

@@ -108,7 +108,9 @@ public final class DeltaFifo<T extends HasMetadata> {
 
     /**
      * Queues the result of a (re)list: {@link Delta.Type#REPLACED} for each object, and a tombstone for
-     * each key that is known or queued but not in {@code list}.
+     * each key that is queued or known but not in {@code list}. The tombstone carries the newest
+     * state this FIFO has for the key: its newest queued delta when it has one (a later state than
+     * the cache's), else the known object (client-go's {@code DeltaFIFO.Replace}).
      */
     public void replace(Collection<? extends T> list) {
         withLock(() -> {
@@ -118,24 +120,25 @@ public final class DeltaFifo<T extends HasMetadata> {
                 queueDelta(Delta.replaced(object));
             }
             int tombstones = 0;
-            // Queued keys not yet applied downstream are deleted too, with their newest state.
             for (String key : new ArrayList<>(items.keySet())) {
-                if (!listed.contains(key) && known.get(key).isEmpty()) {
-                    List<Delta<T>> pending = items.get(key);
-                    Delta<T> newest = pending.get(pending.size() - 1);
-                    if (newest.type() != Delta.Type.DELETED) {
-                        queueDelta(key, Delta.deletedFinalStateUnknown(newest.object()));
-                        tombstones++;
-                    }
+                if (listed.contains(key)) {
+                    continue;
+                }
+                List<Delta<T>> pending = items.get(key);
+                Delta<T> newest = pending.get(pending.size() - 1);
+                if (newest.type() != Delta.Type.DELETED) {
+                    queueDelta(key, Delta.deletedFinalStateUnknown(newest.object()));
+                    tombstones++;
                 }
             }
             for (String key : known.listKeys()) {
-                if (!listed.contains(key)) {
-                    Optional<T> last = known.get(key);
-                    if (last.isPresent()) {
-                        queueDelta(key, Delta.deletedFinalStateUnknown(last.get()));
-                        tombstones++;
-                    }
+                if (listed.contains(key) || items.containsKey(key)) {
+                    continue; // a queued key was handled above, with its newer state
+                }
+                Optional<T> last = known.get(key);
+                if (last.isPresent()) {
+                    queueDelta(key, Delta.deletedFinalStateUnknown(last.get()));
+                    tombstones++;
                 }
             }
             if (!populated) {

@@ -143,7 +143,8 @@ public final class DeltaFifo<T extends HasMetadata> {
             }
             if (!populated) {
                 populated = true;
-                initialPopulationCount = list.size() + tombstones;
+                // Keys, not list entries: a list repeating a key queues it once, and pop counts keys.
+                initialPopulationCount = listed.size() + tombstones;
             }
         });
     }

@@ -206,15 +206,20 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
     }
 
     private void processLoop() {
-        try {
-            while (!stopped) {
+        while (!stopped) {
+            try {
                 fifo.pop(this::apply, 1, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                // A bug of ours, not of an object: keep the cache moving rather than freeze it.
+                log.error("{}: the informer's processor failed on a batch of deltas; going on", name, e);
+                options.metrics().processingError(name, "process");
+            } catch (Error e) {
+                log.error("{}: the informer's processor failed; the cache no longer changes", name, e);
+                throw e;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
-            log.error("{}: the informer's processor failed; the cache no longer changes", name, e);
-            throw e;
         }
     }
 
@@ -223,30 +228,43 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
         deltas.lock();
         try {
             for (Delta<T> delta : batch.deltas()) {
-                T object = delta.object();
-                switch (delta.type()) {
-                    case ADDED, UPDATED, REPLACED, SYNC -> {
-                        Optional<T> old = indexer.get(batch.key());
-                        indexer.update(object);
-                        if (old.isPresent()) {
-                            boolean resyncOnly = delta.type() == Delta.Type.SYNC
-                                    || delta.type() == Delta.Type.REPLACED && sameVersion(old.get(), object);
-                            Notification<T> update = new Notification.Update<>(old.get(), object);
-                            (resyncOnly ? syncing : listeners).forEach(listener -> listener.add(update));
-                        } else {
-                            Notification<T> add = new Notification.Add<>(object, batch.isInInitialList());
-                            listeners.forEach(listener -> listener.add(add));
-                        }
-                    }
-                    case DELETED -> {
-                        indexer.delete(object);
-                        Notification<T> delete = new Notification.Delete<>(object, delta.finalStateUnknown());
-                        listeners.forEach(listener -> listener.add(delete));
-                    }
+                try {
+                    apply(batch, delta);
+                } catch (IndexFunctionException e) {
+                    // The indexer is unchanged: it keeps its previous version of the object (if any),
+                    // and no handler hears of this delta. Later deltas of the key are applied as usual.
+                    log.error("{}: skipped {} of {}: {}; the cache keeps its previous version", name,
+                            delta.type().name().toLowerCase(java.util.Locale.ROOT), batch.key(), e.getMessage(),
+                            e.getCause());
+                    options.metrics().processingError(name, "index");
                 }
             }
         } finally {
             deltas.unlock();
+        }
+    }
+
+    private void apply(DeltaFifo.Deltas<T> batch, Delta<T> delta) {
+        T object = delta.object();
+        switch (delta.type()) {
+            case ADDED, UPDATED, REPLACED, SYNC -> {
+                Optional<T> old = indexer.get(batch.key());
+                indexer.update(object);
+                if (old.isPresent()) {
+                    boolean resyncOnly = delta.type() == Delta.Type.SYNC
+                            || delta.type() == Delta.Type.REPLACED && sameVersion(old.get(), object);
+                    Notification<T> update = new Notification.Update<>(old.get(), object);
+                    (resyncOnly ? syncing : listeners).forEach(listener -> listener.add(update));
+                } else {
+                    Notification<T> add = new Notification.Add<>(object, batch.isInInitialList());
+                    listeners.forEach(listener -> listener.add(add));
+                }
+            }
+            case DELETED -> {
+                indexer.delete(object);
+                Notification<T> delete = new Notification.Delete<>(object, delta.finalStateUnknown());
+                listeners.forEach(listener -> listener.add(delete));
+            }
         }
     }
 

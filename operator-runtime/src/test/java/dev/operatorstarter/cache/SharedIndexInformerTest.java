@@ -144,6 +144,41 @@ class SharedIndexInformerTest {
                 .containsExactlyInAnyOrder("a/same", "a/changed", "a/new");
     }
 
+    /** Records processing errors per stage. */
+    static final class RecordingMetrics implements ReflectorMetrics {
+        final List<String> processingErrors = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void processingError(String name, String stage) {
+            processingErrors.add(name + " " + stage);
+        }
+    }
+
+    @Test
+    void anObjectAnIndexFunctionThrowsOnIsSkippedCountedAndTheInformerGoesOn() throws Exception {
+        server.lister = options -> page("10", "", configMap("a", "one", "1"), configMap("a", "poison", "1"),
+                configMap("a", "two", "1"));
+        RecordingMetrics metrics = new RecordingMetrics();
+        informer(InformerOptions.builder().metrics(metrics));
+        informer.addIndexers(java.util.Map.of("byName", object -> {
+            if (object.getMetadata().getName().equals("poison")) {
+                throw new IllegalStateException("index function bug");
+            }
+            return List.of(object.getMetadata().getName());
+        }));
+        Recorder recorder = new Recorder();
+        informer.addEventHandler(recorder);
+        informer.start();
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        await().until(informer::hasSynced);
+        watch.emit(new WatchEvent.Added<>(configMap("a", "three", "11")));
+        await().until(() -> recorder.events.contains("add a/three"));
+        assertThat(recorder.events).containsExactly("add a/one initial", "add a/two initial", "add a/three");
+        assertThat(informer.indexer().listKeys()).containsExactlyInAnyOrder("a/one", "a/two", "a/three");
+        assertThat(informer.indexer().byIndex("byName", "three")).hasSize(1);
+        assertThat(metrics.processingErrors).containsExactly("configmaps index");
+    }
+
     @Test
     void aThrowingHandlerGoesOnWithTheNextNotification() throws Exception {
         server.lister = options -> page("10", "", configMap("a", "one", "1"), configMap("a", "two", "1"));

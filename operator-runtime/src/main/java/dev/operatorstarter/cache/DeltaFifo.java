@@ -113,12 +113,24 @@ public final class DeltaFifo<T extends HasMetadata> {
      * the cache's), else the known object (client-go's {@code DeltaFIFO.Replace}).
      */
     public void replace(Collection<? extends T> list) {
+        replace(list, Set.of());
+    }
+
+    /**
+     * As {@link #replace(Collection)}, for a list some of whose objects could not be read (the
+     * transform failed on them): the keys in {@code unread} are neither replaced nor deleted, so
+     * whatever is known or queued for them stays.
+     */
+    public void replace(Collection<? extends T> list, Set<String> unread) {
         withLock(() -> {
-            Set<String> listed = new HashSet<>(list.size() * 4 / 3 + 1);
+            Set<String> listed = new HashSet<>((list.size() + unread.size()) * 4 / 3 + 1);
             for (T object : list) {
                 listed.add(Keys.of(object));
                 queueDelta(Delta.replaced(object));
             }
+            // Keys, not list entries: a list repeating a key queues it once, and pop counts keys.
+            int listedKeys = listed.size();
+            listed.addAll(unread);
             int tombstones = 0;
             for (String key : new ArrayList<>(items.keySet())) {
                 if (listed.contains(key)) {
@@ -143,8 +155,7 @@ public final class DeltaFifo<T extends HasMetadata> {
             }
             if (!populated) {
                 populated = true;
-                // Keys, not list entries: a list repeating a key queues it once, and pop counts keys.
-                initialPopulationCount = listed.size() + tombstones;
+                initialPopulationCount = listedKeys + tombstones;
             }
         });
     }

@@ -9,11 +9,13 @@ import dev.operatorstarter.client.rest.WatchEvent;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +35,8 @@ import reactor.core.publisher.Sinks;
  * {@code Reflector}). The policy is {@link ReflectorState#next}; this class runs the steps.
  *
  * <p>Guarantees: the FIFO receives a {@code replace} with the full collection after every list,
- * then every change in order; objects pass through the transform first. A watch that ends is
+ * then every change in order; objects pass through the transform first (one it throws on is
+ * skipped, logged and counted, and the watch goes on). A watch that ends is
  * reopened from the last version seen (bookmarks included), so no change is missed and a relist
  * happens only when the server says that version is gone. A watch silent for longer than the
  * stall timeout is reopened. Failures back off with jitter and never end the loop: only
@@ -186,28 +189,32 @@ public final class Reflector<T extends HasMetadata> {
         }
         long started = options.clock().millis();
         List<T> items = new ArrayList<>();
+        Set<String> unread = new HashSet<>();
         String listVersion;
         try {
-            listVersion = listPages(resourceVersion, items);
+            listVersion = listPages(resourceVersion, items, unread);
         } catch (RuntimeException e) {
             String message = "list from resourceVersion \"" + resourceVersion + "\" failed: " + describe(e);
             ReflectorException error = new ReflectorException.ListFailed(name, message, e);
             return isExpired(e) ? new Outcome.ListExpired(error) : new Outcome.ListFailed(error);
         }
-        fifo.replace(items);
+        fifo.replace(items, unread);
         advance(listVersion);
         metrics.listed(name, Duration.ofMillis(options.clock().millis() - started), items.size());
         log.debug("{}: listed {} objects at resourceVersion {}", name, items.size(), listVersion);
         return new Outcome.Listed(listVersion);
     }
 
-    /** Fills {@code items} page by page; returns the list's resourceVersion. */
-    private String listPages(String resourceVersion, List<T> items) {
+    /**
+     * Fills {@code items} page by page, and {@code unread} with the keys of the objects the
+     * transform failed on; returns the list's resourceVersion.
+     */
+    private String listPages(String resourceVersion, List<T> items, Set<String> unread) {
         ListOptions first = ListOptions.builder().limit(options.pageSize()).resourceVersion(resourceVersion)
                 .resourceVersionMatch(resourceVersion.isEmpty() ? null : "NotOlderThan").build();
         ResourceList<T> page = listerWatcher.list(first);
         String listVersion = page.resourceVersion();
-        addAll(items, page);
+        addAll(items, unread, page);
         while (!page.continueToken().isEmpty()) {
             ListOptions next = ListOptions.builder().limit(options.pageSize()).continueToken(page.continueToken())
                     .build();
@@ -222,19 +229,50 @@ public final class Reflector<T extends HasMetadata> {
                 log.info("{}: continue token expired after {} objects; listing everything in one request", name,
                         items.size());
                 items.clear();
+                unread.clear();
                 page = listerWatcher.list(ListOptions.builder().resourceVersion(resourceVersion)
                         .resourceVersionMatch(resourceVersion.isEmpty() ? null : "NotOlderThan").build());
-                addAll(items, page);
+                addAll(items, unread, page);
                 return page.resourceVersion();
             }
-            addAll(items, page);
+            addAll(items, unread, page);
         }
         return listVersion;
     }
 
-    private void addAll(List<T> items, ResourceList<T> page) {
+    private void addAll(List<T> items, Set<String> unread, ResourceList<T> page) {
         for (T item : page.items()) {
-            items.add(transform.apply(item));
+            T transformed = transformed(item, "listed");
+            if (transformed != null) {
+                items.add(transformed);
+            } else {
+                unread.add(Keys.of(item));
+            }
+        }
+    }
+
+    /**
+     * The object after the transform, or null when the transform threw: then the failure is
+     * logged once with the object's key and counted, and the caller leaves the object out (the
+     * cache keeps its previous version), as client-go does with a watch event its store rejects.
+     */
+    private @Nullable T transformed(T object, String how) {
+        try {
+            return transform.apply(object);
+        } catch (RuntimeException e) {
+            log.error("{}: the transform failed on {} object {} (resourceVersion {}); skipped, the cache keeps its "
+                    + "previous version", name, how, keyOf(object), object.getMetadata() == null ? null
+                    : object.getMetadata().getResourceVersion(), e);
+            metrics.processingError(name, "transform");
+            return null;
+        }
+    }
+
+    private static String keyOf(HasMetadata object) {
+        try {
+            return Keys.of(object);
+        } catch (RuntimeException e) {
+            return "(no key)";
         }
     }
 
@@ -297,6 +335,8 @@ public final class Reflector<T extends HasMetadata> {
     private static final class InitialEvents<T> {
         final long startedMillis;
         final Map<String, T> objects = new LinkedHashMap<>();
+        /** Keys of objects the transform failed on (and that have no earlier state in {@link #objects}). */
+        final Set<String> unread = new HashSet<>();
         boolean done;
 
         InitialEvents(long startedMillis) {
@@ -350,11 +390,13 @@ public final class Reflector<T extends HasMetadata> {
                     version = bookmark.resourceVersion();
                     if (initial != null && !initial.done) {
                         if (!bookmark.endsInitialEvents()) {
-                            throw new StreamingUnsupported("a bookmark arrived before the end of the initial events");
+                            // A progress bookmark amid the initial events: not their end (client-go
+                            // tolerates it too). The cache reaches nothing until the end bookmark.
+                            continue;
                         }
                         List<T> objects = new ArrayList<>(initial.objects.values());
                         initial.objects.clear();
-                        fifo.replace(objects);
+                        fifo.replace(objects, initial.unread);
                         initial.done = true;
                         metrics.listed(name, Duration.ofMillis(options.clock().millis() - initial.startedMillis),
                                 objects.size());
@@ -363,26 +405,35 @@ public final class Reflector<T extends HasMetadata> {
                     advance(version);
                     continue;
                 }
-                T object = transform.apply(objectOf(event));
-                String objectVersion = object.getMetadata().getResourceVersion();
+                T raw = objectOf(event);
+                String objectVersion = raw.getMetadata().getResourceVersion();
+                T transformed = transformed(raw, "watched");
+                // A deletion must happen even if the transform fails on its final state.
+                T object = transformed != null ? transformed : event instanceof WatchEvent.Deleted<T> ? raw : null;
                 if (initial != null && !initial.done) {
-                    String key = Keys.of(object);
+                    String key = Keys.of(raw);
                     if (event instanceof WatchEvent.Deleted<T>) {
                         initial.objects.remove(key);
-                    } else {
+                        initial.unread.remove(key);
+                    } else if (object != null) {
                         initial.objects.put(key, object);
+                        initial.unread.remove(key);
+                    } else if (!initial.objects.containsKey(key)) {
+                        initial.unread.add(key);
                     }
                     if (objectVersion != null) {
                         version = objectVersion;
                     }
                     continue;
                 }
-                if (event instanceof WatchEvent.Added<T>) {
-                    fifo.add(object);
-                } else if (event instanceof WatchEvent.Modified<T>) {
-                    fifo.update(object);
-                } else {
-                    fifo.delete(object);
+                if (object != null) { // else skipped: the cache keeps its previous version
+                    if (event instanceof WatchEvent.Added<T>) {
+                        fifo.add(object);
+                    } else if (event instanceof WatchEvent.Modified<T>) {
+                        fifo.update(object);
+                    } else {
+                        fifo.delete(object);
+                    }
                 }
                 if (objectVersion != null) {
                     version = objectVersion;

@@ -19,8 +19,8 @@ import java.util.function.Consumer;
  * @param maxBackoff the backoff doubles up to this; default 30 s
  * @param backoffReset after this long without a failure the backoff starts over; default 2 minutes
  * @param streamingList start with a streaming list ({@code sendInitialEvents=true}) instead of a
- *     paginated list; the reflector falls back to listing for good when the server refuses it or
- *     does not end the initial events with a bookmark; default true
+ *     paginated list; the reflector falls back to listing for good when the server refuses it
+ *     (400 or 422); bookmarks amid the initial events are tolerated; default true
  * @param errorHandler told about every failed list and watch (after logging); default: nothing
  * @param clock measures watch durations and the backoff reset; default the system clock
  */

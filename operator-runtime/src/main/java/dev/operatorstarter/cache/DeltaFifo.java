@@ -210,6 +210,16 @@ public final class DeltaFifo<T extends HasMetadata> {
         }
     }
 
+    /** True when no key has pending deltas. */
+    public boolean isEmpty() {
+        lock.lock();
+        try {
+            return queue.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The keys with pending deltas, in queue order. */
     public List<String> listKeys() {
         lock.lock();

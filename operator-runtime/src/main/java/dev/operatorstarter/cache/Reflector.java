@@ -39,8 +39,9 @@ import reactor.core.publisher.Sinks;
  * skipped, logged and counted, and the watch goes on). A watch that ends is
  * reopened from the last version seen (bookmarks included), so no change is missed and a relist
  * happens only when the server says that version is gone. A watch silent for longer than the
- * stall timeout is reopened. Failures back off with jitter and never end the loop: only
- * {@link #stop()} does.
+ * stall timeout is reopened, and so is, at once, a watch cut mid-stream. Failing to open a list
+ * or watch backs off with jitter (briefly while the server cannot be reached at all); nothing
+ * ends the loop but {@link #stop()}.
  *
  * <p>Threading: {@link #run()} blocks the calling thread until {@link #stop()}; the other methods
  * may be called from any thread.
@@ -64,6 +65,8 @@ public final class Reflector<T extends HasMetadata> {
     private volatile boolean watching;
     private volatile boolean streamingList;
     private volatile @Nullable ReflectorException lastError;
+    /** Failed attempts to list or open a watch since the last success; logged at WARN only for the first. */
+    private int failuresInARow;
 
     /**
      * @param name names this reflector in logs, errors and metrics (resource[.group] and namespace)
@@ -77,8 +80,8 @@ public final class Reflector<T extends HasMetadata> {
         this.transform = Objects.requireNonNull(transform, "transform");
         this.options = Objects.requireNonNull(options, "options");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
-        this.backoff = new Backoff(options.initialBackoff(), options.maxBackoff(), options.backoffReset(),
-                options.clock(), () -> ThreadLocalRandom.current().nextDouble());
+        this.backoff = new Backoff(options.initialBackoff(), options.maxBackoff(), options.unreachableBackoff(),
+                options.backoffReset(), options.clock(), () -> ThreadLocalRandom.current().nextDouble());
         this.streamingList = options.streamingList();
     }
 
@@ -157,10 +160,17 @@ public final class Reflector<T extends HasMetadata> {
             error = expired.error();
         } else if (outcome instanceof Outcome.WatchFailed failed) {
             error = failed.error();
+        } else if (outcome instanceof Outcome.WatchCut cut) {
+            error = cut.error();
         } else if (outcome instanceof Outcome.WatchExpired expired) {
             error = expired.error();
         } else if (outcome instanceof Outcome.WatchStalled stalled) {
             error = stalled.error();
+        }
+        if (outcome instanceof Outcome.Listed || outcome instanceof Outcome.WatchCut
+                || outcome instanceof Outcome.WatchStalled
+                || outcome instanceof Outcome.WatchEnded ended && ended.healthy()) {
+            recovered(); // a watch opened, or a list succeeded
         }
         if (error == null) {
             return;
@@ -168,8 +178,13 @@ public final class Reflector<T extends HasMetadata> {
         lastError = error;
         if (outcome instanceof Outcome.WatchExpired || outcome instanceof Outcome.ListExpired) {
             log.info("{}; relisting", error.getMessage());
-        } else {
+        } else if (outcome instanceof Outcome.WatchCut) {
+            log.info("{}; reopening it", error.getMessage());
+        } else if (failuresInARow++ == 0) {
             log.warn("{}", error.getMessage());
+        } else {
+            // Retried every second or so while the server is down: one warning per outage is enough.
+            log.debug("{} (failure {} in a row)", error.getMessage(), failuresInARow);
         }
         try {
             options.errorHandler().accept(error);
@@ -322,6 +337,9 @@ public final class Reflector<T extends HasMetadata> {
         if (outcome instanceof Outcome.WatchFailed failed) {
             return failed.error();
         }
+        if (outcome instanceof Outcome.WatchCut cut) {
+            return cut.error();
+        }
         if (outcome instanceof Outcome.WatchExpired expired) {
             return expired.error();
         }
@@ -368,6 +386,7 @@ public final class Reflector<T extends HasMetadata> {
         String version = fromVersion;
         long started = options.clock().millis();
         int count = 0;
+        int delivered = 0; // events other than errors: proof that the watch opened
         metrics.watchStarted(name);
         Flux<WatchEvent<T>> guarded = events
                 .doOnSubscribe(subscription -> watching = true)
@@ -381,11 +400,15 @@ public final class Reflector<T extends HasMetadata> {
                 metrics.watchEvent(name, typeOf(event));
                 if (event instanceof WatchEvent.Error<T> error) {
                     ApiException exception = error.toException("watch " + name);
-                    String message = "watch from resourceVersion \"" + version + "\" ended with " + describe(exception);
-                    return isExpired(exception)
-                            ? new Outcome.WatchExpired(version, new ReflectorException.WatchFailed(name, message, exception))
-                            : new Outcome.WatchFailed(version, new ReflectorException.WatchFailed(name, message, exception));
+                    ReflectorException failure = new ReflectorException.WatchFailed(name,
+                            watchFrom(fromVersion, version) + " ended with " + describe(exception), exception);
+                    if (isExpired(exception)) {
+                        return new Outcome.WatchExpired(version, failure);
+                    }
+                    return opened(delivered, started) ? new Outcome.WatchCut(version, failure)
+                            : new Outcome.WatchFailed(version, failure);
                 }
+                delivered++;
                 if (event instanceof WatchEvent.Bookmark<T> bookmark) {
                     version = bookmark.resourceVersion();
                     if (initial != null && !initial.done) {
@@ -452,9 +475,15 @@ public final class Reflector<T extends HasMetadata> {
             if (initial != null && !initial.done && (ApiErrors.isBadRequest(cause) || ApiErrors.isInvalid(cause))) {
                 throw new StreamingUnsupported(describe(cause));
             }
-            String message = "watch from resourceVersion \"" + version + "\" failed: " + describe(cause);
-            ReflectorException error = new ReflectorException.WatchFailed(name, message, cause);
-            return isExpired(cause) ? new Outcome.WatchExpired(version, error) : new Outcome.WatchFailed(version, error);
+            ReflectorException error = new ReflectorException.WatchFailed(name,
+                    watchFrom(fromVersion, version) + " failed: " + describe(cause), cause);
+            if (isExpired(cause)) {
+                return new Outcome.WatchExpired(version, error);
+            }
+            // An answer with an error status, or no answer at all, means the watch never opened.
+            boolean cut = delivered > 0
+                    || !(cause instanceof ApiException) && !Failures.unreachable(cause) && opened(delivered, started);
+            return cut ? new Outcome.WatchCut(version, error) : new Outcome.WatchFailed(version, error);
         } finally {
             watching = false;
             Duration duration = Duration.ofMillis(options.clock().millis() - started);
@@ -469,6 +498,17 @@ public final class Reflector<T extends HasMetadata> {
             log.info("{}: watch closed at once without events; backing off", name);
         }
         return new Outcome.WatchEnded(version, healthy);
+    }
+
+    /** A watch opened if it delivered an event (an error event aside) or stayed open for a second. */
+    private boolean opened(int delivered, long startedMillis) {
+        return delivered > 0 || options.clock().millis() - startedMillis >= SHORT_WATCH.toMillis();
+    }
+
+    /** Names the version a watch started from, and the one it reached when that differs. */
+    private static String watchFrom(String fromVersion, String reached) {
+        String from = "watch from resourceVersion \"" + fromVersion + "\"";
+        return reached.equals(fromVersion) ? from : from + " (having reached \"" + reached + "\")";
     }
 
     private T objectOf(WatchEvent<T> event) {
@@ -500,7 +540,15 @@ public final class Reflector<T extends HasMetadata> {
         return "ERROR";
     }
 
+    private void recovered() {
+        if (failuresInARow > 0) {
+            log.info("{}: the server answers again, after {} failed attempts", name, failuresInARow);
+            failuresInARow = 0;
+        }
+    }
+
     private void advance(String resourceVersion) {
+        recovered();
         lastError = null;
         if (resourceVersion != null && !resourceVersion.isEmpty()) {
             lastSyncResourceVersion = resourceVersion;

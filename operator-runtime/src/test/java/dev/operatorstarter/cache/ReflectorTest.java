@@ -225,6 +225,61 @@ class ReflectorTest {
                 .extracting(Throwable::getMessage).asString().contains("connection reset");
     }
 
+    /** A reflector whose backoff after a failure the server answered is 5 minutes: longer than any test waits. */
+    private void startWithLongBackoff() {
+        reflector = new Reflector<>("configmaps", server, fifo, UnaryOperator.identity(), listing()
+                .errorHandler(errors::add).initialBackoff(Duration.ofMinutes(5)).maxBackoff(Duration.ofMinutes(5))
+                .build(), ReflectorMetrics.NONE);
+        thread = new Thread(reflector::run, "reflector-test");
+        thread.start();
+    }
+
+    private static dev.operatorstarter.client.rest.KubernetesClientException connectionRefused() {
+        return new dev.operatorstarter.client.rest.KubernetesClientException("GET /api/v1/configmaps failed: "
+                + "Connection refused", new java.net.ConnectException("Connection refused"));
+    }
+
+    @Test
+    void aWatchCutMidStreamAfterItOpenedIsReopenedAtOnceFromTheLastVersionNotAfterABackoff() throws Exception {
+        server.lister = options -> page("10", "");
+        startWithLongBackoff();
+        server.nextList();
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        watch.emit(new WatchEvent.Added<>(configMap("a", "one", "11")));
+        await().until(() -> reflector.lastSyncResourceVersion().equals("11"));
+        watch.fail(new dev.operatorstarter.client.rest.KubernetesClientException(
+                "GET /api/v1/configmaps failed: Connection prematurely closed DURING response"));
+        assertThat(server.nextWatch().options().resourceVersion()).isEqualTo("11");
+        assertThat(server.lists).as("no relist").isEmpty();
+    }
+
+    @Test
+    void aServerThatCannotBeReachedIsRetriedWithinASecondHoweverLongTheBackoffForErrorsItAnswers() throws Exception {
+        AtomicInteger refused = new AtomicInteger();
+        server.lister = options -> page("10", "");
+        server.watchOverride = options -> refused.incrementAndGet() <= 4 ? Flux.error(connectionRefused()) : null;
+        startWithLongBackoff();
+        server.nextList();
+        assertThat(server.nextWatch().options().resourceVersion()).isEqualTo("10");
+        assertThat(refused).hasValue(5);
+        assertThat(errors).hasSize(4).allSatisfy(error -> assertThat(error).hasMessageContaining("Connection refused"));
+    }
+
+    @Test
+    void aWatchFailureNamesTheVersionTheWatchStartedFromAndTheOneItReached() throws Exception {
+        server.lister = options -> page("10", "");
+        start(listing());
+        server.nextList();
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        watch.emit(new WatchEvent.Added<>(configMap("a", "one", "11")));
+        watch.emit(new WatchEvent.Bookmark<>("12", Map.of()));
+        await().until(() -> reflector.lastSyncResourceVersion().equals("12"));
+        watch.fail(new dev.operatorstarter.client.rest.KubernetesClientException("connection reset"));
+        server.nextWatch();
+        assertThat(errors).singleElement().extracting(Throwable::getMessage).asString()
+                .contains("watch from resourceVersion \"10\"", "reached \"12\"", "connection reset");
+    }
+
     @Test
     void aFailedListIsRetriedAfterABackoffAndReported() throws Exception {
         AtomicInteger lists = new AtomicInteger();

@@ -29,10 +29,10 @@ import org.jspecify.annotations.Nullable;
  *       tombstone).</li>
  *   <li>{@link #replace} queues {@link Delta.Type#REPLACED} for every listed object and a
  *       {@linkplain Delta#deletedFinalStateUnknown tombstone} for every known or queued key the
- *       list no longer has.</li>
+ *       list no longer has, carrying the newest state seen (queued, else known).</li>
  *   <li>{@link #resync} queues {@link Delta.Type#SYNC} only for known keys with nothing pending, so
  *       a resync never reorders or hides a real change.</li>
- *   <li>{@link #hasSynced} turns true once the objects of the first {@code replace} have all been
+ *   <li>{@link #hasSynced} turns true once the keys of the first {@code replace} have all been
  *       popped (or when an add, update or delete arrives before any replace).</li>
  *   <li>{@link #pop} holds the FIFO's lock while the consumer runs, so the known objects (the
  *       indexer the consumer updates) cannot change under a concurrent {@code replace} or

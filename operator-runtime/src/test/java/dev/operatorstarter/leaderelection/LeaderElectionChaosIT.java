@@ -77,7 +77,7 @@ class LeaderElectionChaosIT {
     @AfterAll
     static void stopCandidates() throws IOException {
         processes.values().forEach(process -> {
-            LeaderElectionIT.signal("CONT", process.pid());
+            signal("CONT", process.pid());
             process.destroyForcibly();
         });
         proxies.values().forEach(FaultProxy::close);
@@ -239,8 +239,8 @@ class LeaderElectionChaosIT {
     void aLeaderPausedPastItsLeaseDoesNotActWhenItResumes() throws Exception {
         trials("SIGSTOP of the leader past the lease, then SIGCONT", true, leader -> {
             long pid = processes.get(leader).pid();
-            LeaderElectionIT.signal("STOP", pid);
-            return () -> LeaderElectionIT.signal("CONT", pid);
+            signal("STOP", pid);
+            return () -> signal("CONT", pid);
         });
     }
 
@@ -249,15 +249,38 @@ class LeaderElectionChaosIT {
     void aKilledLeaderIsReplacedWithinTheLeasePlusARetry() throws Exception {
         trials("kill -9 of the leader", true, leader -> {
             processes.get(leader).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            return () -> {
-                try {
-                    Files.writeString(logs().resolve(leader + ".log"), "--- restarted after kill -9\n",
-                            StandardOpenOption.APPEND, StandardOpenOption.CREATE);
-                    launch(leader);
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            };
+            return () -> relaunch(leader, "kill -9");
         });
+    }
+
+    @Test
+    @Order(6)
+    void aLeaderShutDownGracefullyReleasesTheLeaseAndAnotherLeadsAtOnce() throws Exception {
+        trials("SIGTERM of the leader (graceful shutdown releases the lease)", true, leader -> {
+            Process process = processes.get(leader);
+            process.destroy();
+            assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
+            return () -> relaunch(leader, "SIGTERM");
+        });
+    }
+
+    private static void relaunch(String id, String after) {
+        try {
+            Files.writeString(logs().resolve(id + ".log"), "--- restarted after " + after + "\n",
+                    StandardOpenOption.APPEND, StandardOpenOption.CREATE);
+            launch(id);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void signal(String signal, long pid) {
+        try {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor(10, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

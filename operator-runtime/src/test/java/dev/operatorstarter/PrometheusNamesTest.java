@@ -47,6 +47,7 @@ class PrometheusNamesTest {
         reflector.watchEvent("configmaps/a", "ADDED");
         reflector.resourceVersion("configmaps/a", "42");
         reflector.storeCreated("configmaps/a", () -> 3);
+        reflector.processingError("configmaps/a", "index");
 
         String scrape = registry.scrape();
         assertThat(scrape).contains(
@@ -74,7 +75,8 @@ class PrometheusNamesTest {
                 "reflector_watch_duration_seconds_count{name=\"configmaps/a\"}",
                 "reflector_last_resource_version{name=\"configmaps/a\"} 42",
                 "watch_events_total{name=\"configmaps/a\",type=\"ADDED\"}",
-                "informer_store_size{name=\"configmaps/a\"} 3");
+                "informer_store_size{name=\"configmaps/a\"} 3",
+                "informer_processing_errors_total{name=\"configmaps/a\",stage=\"index\"} 1.0");
     }
 
     @Test

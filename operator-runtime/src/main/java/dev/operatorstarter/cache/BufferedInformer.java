@@ -3,16 +3,19 @@ package dev.operatorstarter.cache;
 import dev.operatorstarter.cache.Listener.Notification;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -38,16 +41,29 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
     /** Held while deltas are applied and while a late handler takes its snapshot. */
     private final ReentrantLock deltas = new ReentrantLock();
     private final Object lifecycle = new Object();
+    private final LongSupplier ticker;
+    /**
+     * The handlers a resync is for: those due at the last check, plus those of earlier checks
+     * whose SYNC deltas may still be queued. A relist's unchanged objects go to them too (the
+     * FIFO skips a resync for keys with pending deltas, so such an object stands in for its
+     * resync). Cleared once the FIFO has drained, so a later relist reaches nobody.
+     * Written under {@link #resyncing}.
+     */
     private volatile List<Listener<T>> syncing = List.of();
+    /** Held while {@link #syncing} changes together with the FIFO's content. Taken before the FIFO's lock. */
+    private final Object resyncing = new Object();
     private @Nullable ScheduledExecutorService resyncTimer;
     private @Nullable ScheduledFuture<?> resyncTask;
-    private Duration resyncCheck = Duration.ZERO;
+    private long resyncTaskNanos;
     private boolean started;
     private volatile boolean stopped;
 
-    BufferedInformer(String name, ListerWatcher<T> listerWatcher, Class<T> type, InformerOptions options) {
+    /** @param ticker monotonic nanoseconds for the handlers' resync schedules ({@code System::nanoTime}) */
+    BufferedInformer(String name, ListerWatcher<T> listerWatcher, Class<T> type, InformerOptions options,
+            LongSupplier ticker) {
         this.name = Objects.requireNonNull(name, "name");
         this.options = Objects.requireNonNull(options, "options");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.fifo = new DeltaFifo<>(new DeltaFifo.KnownObjects<>() {
             @Override
             public List<String> listKeys() {
@@ -89,7 +105,7 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
                 throw new IllegalStateException(name + ": the informer is stopped");
             }
             Listener<T>[] self = newListenerHolder();
-            Listener<T> listener = new Listener<>(name, handler, period, System.nanoTime(), this::hasSynced,
+            Listener<T> listener = new Listener<>(name, handler, period, ticker.getAsLong(), this::hasSynced,
                     () -> removeListener(self[0]));
             self[0] = listener;
             deltas.lock();
@@ -169,52 +185,87 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
         return thread;
     }
 
-    /** (Re)schedules the resync check at the shortest handler period; none when no handler resyncs. */
+    /**
+     * Schedules the next resync check for when the earliest handler is due, unless one is already
+     * scheduled as early; none when no handler resyncs. Called under {@link #lifecycle}.
+     */
     private void scheduleResync() {
-        Duration shortest = Duration.ZERO;
-        for (Listener<T> listener : listeners) {
-            Duration period = listener.resyncPeriod();
-            if (!period.isZero() && (shortest.isZero() || period.compareTo(shortest) < 0)) {
-                shortest = period;
-            }
-        }
-        if (shortest.isZero() || shortest.equals(resyncCheck)) {
+        OptionalLong next = ResyncCheck.nextCheck(listeners);
+        if (next.isEmpty() || stopped) {
             return;
         }
-        resyncCheck = shortest;
+        long at = next.getAsLong();
+        if (resyncTask != null && !resyncTask.isDone() && resyncTaskNanos - at <= 0) {
+            return;
+        }
         if (resyncTimer == null) {
             resyncTimer = Executors.newSingleThreadScheduledExecutor(task -> thread(task, "resync"));
         }
         if (resyncTask != null) {
             resyncTask.cancel(false);
         }
-        long nanos = shortest.toNanos();
-        resyncTask = resyncTimer.scheduleAtFixedRate(this::resyncIfDue, nanos, nanos, TimeUnit.NANOSECONDS);
+        resyncTaskNanos = at;
+        resyncTask = resyncTimer.schedule(this::checkResync, Math.max(0, at - ticker.getAsLong()), TimeUnit.NANOSECONDS);
     }
 
-    private void resyncIfDue() {
+    /**
+     * Resyncs the handlers that are due, then schedules the next check. Runs on the resync timer;
+     * package-private so that tests on a fake ticker can run a check when they move time.
+     */
+    void checkResync() {
         try {
-            long now = System.nanoTime();
-            List<Listener<T>> due = listeners.stream().filter(listener -> listener.shouldResync(now)).toList();
-            if (!due.isEmpty()) {
-                syncing = due;
-                fifo.resync();
+            synchronized (lifecycle) {
+                if (resyncTask != null) {
+                    resyncTask.cancel(false); // this run, or a pending one a test's call replaces
+                    resyncTask = null;
+                }
+            }
+            ResyncCheck<T> check = ResyncCheck.at(ticker.getAsLong(), listeners);
+            if (!check.due().isEmpty()) {
+                synchronized (resyncing) {
+                    List<Listener<T>> targets = new ArrayList<>(syncing);
+                    check.due().stream().filter(listener -> !targets.contains(listener)).forEach(targets::add);
+                    syncing = List.copyOf(targets);
+                    fifo.resync();
+                }
             }
         } catch (RuntimeException e) {
             log.warn("{}: resync failed", name, e);
+        } finally {
+            synchronized (lifecycle) {
+                scheduleResync();
+            }
+        }
+    }
+
+    /** Forgets the handlers of past resyncs once everything queued, their SYNC deltas included, is applied. */
+    private void endResyncIfDrained() {
+        if (syncing.isEmpty()) {
+            return;
+        }
+        synchronized (resyncing) {
+            if (fifo.isEmpty()) {
+                syncing = List.of();
+            }
         }
     }
 
     private void processLoop() {
-        try {
-            while (!stopped) {
+        while (!stopped) {
+            try {
                 fifo.pop(this::apply, 1, TimeUnit.SECONDS);
+                endResyncIfDrained();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                // A bug of ours, not of an object: keep the cache moving rather than freeze it.
+                log.error("{}: the informer's processor failed on a batch of deltas; going on", name, e);
+                options.metrics().processingError(name, "process");
+            } catch (Error e) {
+                log.error("{}: the informer's processor failed; the cache no longer changes", name, e);
+                throw e;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
-            log.error("{}: the informer's processor failed; the cache no longer changes", name, e);
-            throw e;
         }
     }
 
@@ -223,30 +274,43 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
         deltas.lock();
         try {
             for (Delta<T> delta : batch.deltas()) {
-                T object = delta.object();
-                switch (delta.type()) {
-                    case ADDED, UPDATED, REPLACED, SYNC -> {
-                        Optional<T> old = indexer.get(batch.key());
-                        indexer.update(object);
-                        if (old.isPresent()) {
-                            boolean resyncOnly = delta.type() == Delta.Type.SYNC
-                                    || delta.type() == Delta.Type.REPLACED && sameVersion(old.get(), object);
-                            Notification<T> update = new Notification.Update<>(old.get(), object);
-                            (resyncOnly ? syncing : listeners).forEach(listener -> listener.add(update));
-                        } else {
-                            Notification<T> add = new Notification.Add<>(object, batch.isInInitialList());
-                            listeners.forEach(listener -> listener.add(add));
-                        }
-                    }
-                    case DELETED -> {
-                        indexer.delete(object);
-                        Notification<T> delete = new Notification.Delete<>(object, delta.finalStateUnknown());
-                        listeners.forEach(listener -> listener.add(delete));
-                    }
+                try {
+                    apply(batch, delta);
+                } catch (IndexFunctionException e) {
+                    // The indexer is unchanged: it keeps its previous version of the object (if any),
+                    // and no handler hears of this delta. Later deltas of the key are applied as usual.
+                    log.error("{}: skipped {} of {}: {}; the cache keeps its previous version", name,
+                            delta.type().name().toLowerCase(java.util.Locale.ROOT), batch.key(), e.getMessage(),
+                            e.getCause());
+                    options.metrics().processingError(name, "index");
                 }
             }
         } finally {
             deltas.unlock();
+        }
+    }
+
+    private void apply(DeltaFifo.Deltas<T> batch, Delta<T> delta) {
+        T object = delta.object();
+        switch (delta.type()) {
+            case ADDED, UPDATED, REPLACED, SYNC -> {
+                Optional<T> old = indexer.get(batch.key());
+                indexer.update(object);
+                if (old.isPresent()) {
+                    boolean resyncOnly = delta.type() == Delta.Type.SYNC
+                            || delta.type() == Delta.Type.REPLACED && sameVersion(old.get(), object);
+                    Notification<T> update = new Notification.Update<>(old.get(), object);
+                    (resyncOnly ? syncing : listeners).forEach(listener -> listener.add(update));
+                } else {
+                    Notification<T> add = new Notification.Add<>(object, batch.isInInitialList());
+                    listeners.forEach(listener -> listener.add(add));
+                }
+            }
+            case DELETED -> {
+                indexer.delete(object);
+                Notification<T> delete = new Notification.Delete<>(object, delta.finalStateUnknown());
+                listeners.forEach(listener -> listener.add(delete));
+            }
         }
     }
 

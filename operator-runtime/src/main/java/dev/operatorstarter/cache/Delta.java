@@ -8,9 +8,9 @@ import java.util.Objects;
  * @param type what happened
  * @param object the object after the change; for {@link Type#DELETED}, its last known state
  * @param finalStateUnknown only for {@link Type#DELETED}: the deletion was inferred from a relist
- *     (the object was missing from it) and was not seen, so {@code object} is the last state this
- *     cache held, which may be older than the object's real final state (client-go's
- *     {@code DeletedFinalStateUnknown} tombstone)
+ *     (the object was missing from it) and was not seen, so {@code object} is the newest state the
+ *     informer had for it (a queued change, else the cached copy), which may be older than the
+ *     object's real final state (client-go's {@code DeletedFinalStateUnknown} tombstone)
  */
 public record Delta<T>(Type type, T object, boolean finalStateUnknown) {
 
@@ -48,7 +48,7 @@ public record Delta<T>(Type type, T object, boolean finalStateUnknown) {
         return new Delta<>(Type.DELETED, object, false);
     }
 
-    /** A tombstone: the object disappeared while nobody was watching; {@code lastKnown} is the cache's copy. */
+    /** A tombstone: the object disappeared while nobody was watching; {@code lastKnown} is its newest state seen. */
     public static <T> Delta<T> deletedFinalStateUnknown(T lastKnown) {
         return new Delta<>(Type.DELETED, lastKnown, true);
     }

@@ -29,10 +29,10 @@ import org.jspecify.annotations.Nullable;
  *       tombstone).</li>
  *   <li>{@link #replace} queues {@link Delta.Type#REPLACED} for every listed object and a
  *       {@linkplain Delta#deletedFinalStateUnknown tombstone} for every known or queued key the
- *       list no longer has.</li>
+ *       list no longer has, carrying the newest state seen (queued, else known).</li>
  *   <li>{@link #resync} queues {@link Delta.Type#SYNC} only for known keys with nothing pending, so
  *       a resync never reorders or hides a real change.</li>
- *   <li>{@link #hasSynced} turns true once the objects of the first {@code replace} have all been
+ *   <li>{@link #hasSynced} turns true once the keys of the first {@code replace} have all been
  *       popped (or when an add, update or delete arrives before any replace).</li>
  *   <li>{@link #pop} holds the FIFO's lock while the consumer runs, so the known objects (the
  *       indexer the consumer updates) cannot change under a concurrent {@code replace} or
@@ -108,39 +108,54 @@ public final class DeltaFifo<T extends HasMetadata> {
 
     /**
      * Queues the result of a (re)list: {@link Delta.Type#REPLACED} for each object, and a tombstone for
-     * each key that is known or queued but not in {@code list}.
+     * each key that is queued or known but not in {@code list}. The tombstone carries the newest
+     * state this FIFO has for the key: its newest queued delta when it has one (a later state than
+     * the cache's), else the known object (client-go's {@code DeltaFIFO.Replace}).
      */
     public void replace(Collection<? extends T> list) {
+        replace(list, Set.of());
+    }
+
+    /**
+     * As {@link #replace(Collection)}, for a list some of whose objects could not be read (the
+     * transform failed on them): the keys in {@code unread} are neither replaced nor deleted, so
+     * whatever is known or queued for them stays.
+     */
+    public void replace(Collection<? extends T> list, Set<String> unread) {
         withLock(() -> {
-            Set<String> listed = new HashSet<>(list.size() * 4 / 3 + 1);
+            Set<String> listed = new HashSet<>((list.size() + unread.size()) * 4 / 3 + 1);
             for (T object : list) {
                 listed.add(Keys.of(object));
                 queueDelta(Delta.replaced(object));
             }
+            // Keys, not list entries: a list repeating a key queues it once, and pop counts keys.
+            int listedKeys = listed.size();
+            listed.addAll(unread);
             int tombstones = 0;
-            // Queued keys not yet applied downstream are deleted too, with their newest state.
             for (String key : new ArrayList<>(items.keySet())) {
-                if (!listed.contains(key) && known.get(key).isEmpty()) {
-                    List<Delta<T>> pending = items.get(key);
-                    Delta<T> newest = pending.get(pending.size() - 1);
-                    if (newest.type() != Delta.Type.DELETED) {
-                        queueDelta(key, Delta.deletedFinalStateUnknown(newest.object()));
-                        tombstones++;
-                    }
+                if (listed.contains(key)) {
+                    continue;
+                }
+                List<Delta<T>> pending = items.get(key);
+                Delta<T> newest = pending.get(pending.size() - 1);
+                if (newest.type() != Delta.Type.DELETED) {
+                    queueDelta(key, Delta.deletedFinalStateUnknown(newest.object()));
+                    tombstones++;
                 }
             }
             for (String key : known.listKeys()) {
-                if (!listed.contains(key)) {
-                    Optional<T> last = known.get(key);
-                    if (last.isPresent()) {
-                        queueDelta(key, Delta.deletedFinalStateUnknown(last.get()));
-                        tombstones++;
-                    }
+                if (listed.contains(key) || items.containsKey(key)) {
+                    continue; // a queued key was handled above, with its newer state
+                }
+                Optional<T> last = known.get(key);
+                if (last.isPresent()) {
+                    queueDelta(key, Delta.deletedFinalStateUnknown(last.get()));
+                    tombstones++;
                 }
             }
             if (!populated) {
                 populated = true;
-                initialPopulationCount = list.size() + tombstones;
+                initialPopulationCount = listedKeys + tombstones;
             }
         });
     }
@@ -190,6 +205,16 @@ public final class DeltaFifo<T extends HasMetadata> {
         lock.lock();
         try {
             return populated && initialPopulationCount == 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** True when no key has pending deltas. */
+    public boolean isEmpty() {
+        lock.lock();
+        try {
+            return queue.isEmpty();
         } finally {
             lock.unlock();
         }

@@ -16,6 +16,10 @@ import java.util.Set;
  * snapshots the caller owns. Objects are returned as stored, not copied: treat them as read-only
  * (change a copy before writing it to the API server), because every reader shares them.
  *
+ * <p>On error: a write whose index values cannot be computed (an {@link IndexFunction} throws or
+ * returns null) throws {@link IndexFunctionException} and changes nothing, neither the object
+ * nor any index. A deletion always succeeds.
+ *
  * <p>Every store made by {@link #create()} has the {@link IndexFunction#NAMESPACE} index.
  */
 public interface Indexer<T extends HasMetadata> {
@@ -25,7 +29,11 @@ public interface Indexer<T extends HasMetadata> {
         return new LockingIndexer<>(Map.of(IndexFunction.NAMESPACE, IndexFunction.byNamespace()));
     }
 
-    /** Adds or replaces the object under its key. */
+    /**
+     * Adds or replaces the object under its key.
+     *
+     * @throws IndexFunctionException if an index function fails on it (nothing is changed)
+     */
     void add(T object);
 
     /** Same as {@link #add}. */
@@ -34,7 +42,11 @@ public interface Indexer<T extends HasMetadata> {
     /** Removes the object with {@code object}'s key, if present. */
     void delete(T object);
 
-    /** Replaces the whole content with {@code objects}. */
+    /**
+     * Replaces the whole content with {@code objects}.
+     *
+     * @throws IndexFunctionException if an index function fails on one of them (nothing is changed)
+     */
     void replace(Collection<? extends T> objects);
 
     /** The object with this key. */
@@ -53,6 +65,7 @@ public interface Indexer<T extends HasMetadata> {
      * Adds indexes. They are filled from the current content at once.
      *
      * @throws IllegalArgumentException if an index of that name exists
+     * @throws IndexFunctionException if a new function fails on a stored object (no index is added)
      */
     void addIndexers(Map<String, IndexFunction<T>> indexers);
 

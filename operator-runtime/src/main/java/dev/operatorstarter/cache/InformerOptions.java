@@ -14,7 +14,9 @@ import java.util.function.UnaryOperator;
  *     no resync. A resync re-delivers every cached object to the handler as an update with equal
  *     old and new versions; it does not call the server
  * @param transform applied to every object before it is cached; default {@link Transforms#defaults()}
- *     (drops managedFields, shares repeated metadata strings); must return an object of the same class
+ *     (drops managedFields, shares repeated metadata strings); must return an object of the same class.
+ *     An object it throws on is skipped (logged, counted as a processing error) and the cache
+ *     keeps its previous version
  * @param reflector how the collection is listed and watched; default {@link ReflectorOptions#defaults()}
  * @param metrics receives reflector and store metrics; default none
  * @param threadFactory makes the informer's threads (reflector, processor, one per handler, resync

@@ -73,7 +73,20 @@ final class Listener<T> implements HandlerRegistration {
         }
     }
 
-    /** True when this handler's resync is due at {@code nowNanos}; then schedules the next one. */
+    /** When this handler's next resync is due; empty when it never resyncs. */
+    java.util.OptionalLong nextResyncNanos() {
+        lock.lock();
+        try {
+            return resyncNanos == 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(nextResyncNanos);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * True when this handler's resync is due at {@code nowNanos}; then schedules the next one a
+     * period after {@code nowNanos} (client-go's {@code determineNextResync}).
+     */
     boolean shouldResync(long nowNanos) {
         lock.lock();
         try {

@@ -14,7 +14,11 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jspecify.annotations.Nullable;
 
-/** {@link Indexer} guarded by one read-write lock: many readers, one writer at a time. */
+/**
+ * {@link Indexer} guarded by one read-write lock: many readers, one writer at a time. A write
+ * computes every index value it needs before it changes anything, so an index function that
+ * throws leaves the store as it was.
+ */
 final class LockingIndexer<T extends HasMetadata> implements Indexer<T> {
 
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
@@ -33,8 +37,10 @@ final class LockingIndexer<T extends HasMetadata> implements Indexer<T> {
         String key = Keys.of(object);
         lock.writeLock().lock();
         try {
+            // Every value first: if a function fails, nothing has changed yet.
+            Map<String, Collection<String>> after = valuesOf(functions, key, object);
             T old = items.put(key, object);
-            reindex(key, old, object);
+            reindex(key, old, after);
         } finally {
             lock.writeLock().unlock();
         }
@@ -52,7 +58,7 @@ final class LockingIndexer<T extends HasMetadata> implements Indexer<T> {
         try {
             T old = items.remove(key);
             if (old != null) {
-                reindex(key, old, null);
+                reindex(key, old, Map.of());
             }
         } finally {
             lock.writeLock().unlock();
@@ -61,16 +67,19 @@ final class LockingIndexer<T extends HasMetadata> implements Indexer<T> {
 
     @Override
     public void replace(Collection<? extends T> objects) {
-        Map<String, T> fresh = new HashMap<>(Math.max(16, objects.size() * 4 / 3 + 1));
-        for (T object : objects) {
-            fresh.put(Keys.of(object), object);
-        }
         lock.writeLock().lock();
         try {
+            Map<String, T> fresh = new HashMap<>(Math.max(16, objects.size() * 4 / 3 + 1));
+            Map<String, Map<String, Collection<String>>> values = new HashMap<>(fresh.size());
+            for (T object : objects) {
+                String key = Keys.of(object);
+                fresh.put(key, object);
+                values.put(key, valuesOf(functions, key, object));
+            }
             items.clear();
             items.putAll(fresh);
             indices.values().forEach(Map::clear);
-            items.forEach((key, object) -> reindex(key, null, object));
+            values.forEach((key, byIndex) -> byIndex.forEach((name, after) -> addEntries(indices.get(name), key, after)));
         } finally {
             lock.writeLock().unlock();
         }
@@ -125,12 +134,12 @@ final class LockingIndexer<T extends HasMetadata> implements Indexer<T> {
                     throw new IllegalArgumentException("an index named " + name + " exists already");
                 }
             }
-            indexers.forEach((name, function) -> {
-                functions.put(name, function);
-                Map<String, Set<String>> index = new HashMap<>();
-                indices.put(name, index);
-                items.forEach((key, object) -> addEntries(index, key, function.values(object)));
-            });
+            Map<String, Map<String, Set<String>>> built = new HashMap<>();
+            indexers.keySet().forEach(name -> built.put(name, new HashMap<>()));
+            items.forEach((key, object) -> valuesOf(indexers, key, object)
+                    .forEach((name, values) -> addEntries(built.get(name), key, values)));
+            functions.putAll(indexers);
+            indices.putAll(built);
         } finally {
             lock.writeLock().unlock();
         }
@@ -188,7 +197,7 @@ final class LockingIndexer<T extends HasMetadata> implements Indexer<T> {
         lock.readLock().lock();
         try {
             Map<String, Set<String>> index = index(indexName);
-            Collection<String> values = functions.get(indexName).values(object);
+            Collection<String> values = valuesOf(indexName, functions.get(indexName), Keys.of(object), object);
             Set<String> keys = values.size() == 1 ? index.getOrDefault(values.iterator().next(), Set.of())
                     : unionOf(index, values);
             List<T> result = new ArrayList<>(keys.size());
@@ -213,13 +222,49 @@ final class LockingIndexer<T extends HasMetadata> implements Indexer<T> {
         return index;
     }
 
-    /** Moves {@code key}'s entries in every index from {@code old}'s values to {@code now}'s. */
-    private void reindex(String key, @Nullable T old, @Nullable T now) {
+    /**
+     * The values of {@code object} under each function, all computed before anything changes.
+     *
+     * @throws IndexFunctionException naming the first function that failed
+     */
+    private static <T> Map<String, Collection<String>> valuesOf(Map<String, IndexFunction<T>> functions, String key,
+            T object) {
+        Map<String, Collection<String>> values = new HashMap<>(Math.max(4, functions.size() * 2));
+        functions.forEach((name, function) -> values.put(name, valuesOf(name, function, key, object)));
+        return values;
+    }
+
+    private static <T> Collection<String> valuesOf(String name, IndexFunction<T> function, String key, T object) {
+        Collection<String> values;
+        try {
+            values = function.values(object);
+        } catch (RuntimeException e) {
+            throw new IndexFunctionException(name, key, e);
+        }
+        if (values == null) {
+            throw new IndexFunctionException(name, key, new NullPointerException("the index function returned null"));
+        }
+        return values;
+    }
+
+    /**
+     * Moves {@code key}'s entries in every index from {@code old}'s values to {@code after} (empty
+     * map: none). Cannot fail: when {@code old}'s values can no longer be computed (an impure
+     * function), the key is removed from every value of that index instead.
+     */
+    private void reindex(String key, @Nullable T old, Map<String, Collection<String>> after) {
         functions.forEach((name, function) -> {
             Map<String, Set<String>> index = indices.get(name);
-            Collection<String> before = old == null ? List.of() : function.values(old);
-            Collection<String> after = now == null ? List.of() : function.values(now);
-            if (before.equals(after)) {
+            Collection<String> now = after.getOrDefault(name, List.of());
+            Collection<String> before;
+            try {
+                before = old == null ? List.of() : valuesOf(name, function, key, old);
+            } catch (IndexFunctionException e) {
+                index.values().removeIf(keys -> keys.remove(key) && keys.isEmpty());
+                addEntries(index, key, now);
+                return;
+            }
+            if (before.equals(now)) {
                 return;
             }
             for (String value : before) {
@@ -228,7 +273,7 @@ final class LockingIndexer<T extends HasMetadata> implements Indexer<T> {
                     index.remove(value);
                 }
             }
-            addEntries(index, key, after);
+            addEntries(index, key, now);
         });
     }
 

@@ -16,7 +16,8 @@ import java.util.function.IntSupplier;
  * {@link ReflectorMetrics} on Micrometer. Prometheus names: {@code reflector_list_duration_seconds},
  * {@code reflector_lists_total}, {@code reflector_watches_total}, {@code reflector_short_watches_total},
  * {@code reflector_watch_duration_seconds}, {@code reflector_last_resource_version},
- * {@code watch_events_total{type}} and {@code informer_store_size}, each with the informer's
+ * {@code watch_events_total{type}}, {@code informer_store_size} and
+ * {@code informer_processing_errors_total{stage}}, each with the informer's
  * {@code name}. A stopped informer's meters are removed. Needs {@code micrometer-core} (optional).
  */
 public final class MicrometerReflectorMetrics implements ReflectorMetrics {
@@ -97,13 +98,20 @@ public final class MicrometerReflectorMetrics implements ReflectorMetrics {
     }
 
     @Override
+    public void processingError(String name, String stage) {
+        Counter.builder("informer.processing.errors")
+                .description("Objects the informer skipped because its own step failed on them, by stage.")
+                .tag(NAME, name).tag("stage", stage).register(registry).increment();
+    }
+
+    @Override
     public void stopped(String name) {
         versions.remove(name);
         List<Meter> meters = registry.getMeters().stream()
                 .filter(meter -> name.equals(meter.getId().getTag(NAME)))
                 .filter(meter -> meter.getId().getName().startsWith("reflector.")
                         || meter.getId().getName().equals("watch.events")
-                        || meter.getId().getName().equals("informer.store.size"))
+                        || meter.getId().getName().startsWith("informer."))
                 .toList();
         meters.forEach(registry::remove);
     }

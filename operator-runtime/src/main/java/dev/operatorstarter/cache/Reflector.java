@@ -9,11 +9,13 @@ import dev.operatorstarter.client.rest.WatchEvent;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -33,11 +35,13 @@ import reactor.core.publisher.Sinks;
  * {@code Reflector}). The policy is {@link ReflectorState#next}; this class runs the steps.
  *
  * <p>Guarantees: the FIFO receives a {@code replace} with the full collection after every list,
- * then every change in order; objects pass through the transform first. A watch that ends is
+ * then every change in order; objects pass through the transform first (one it throws on is
+ * skipped, logged and counted, and the watch goes on). A watch that ends is
  * reopened from the last version seen (bookmarks included), so no change is missed and a relist
  * happens only when the server says that version is gone. A watch silent for longer than the
- * stall timeout is reopened. Failures back off with jitter and never end the loop: only
- * {@link #stop()} does.
+ * stall timeout is reopened, and so is, at once, a watch cut mid-stream. Failing to open a list
+ * or watch backs off with jitter (briefly while the server cannot be reached at all); nothing
+ * ends the loop but {@link #stop()}.
  *
  * <p>Threading: {@link #run()} blocks the calling thread until {@link #stop()}; the other methods
  * may be called from any thread.
@@ -61,6 +65,8 @@ public final class Reflector<T extends HasMetadata> {
     private volatile boolean watching;
     private volatile boolean streamingList;
     private volatile @Nullable ReflectorException lastError;
+    /** Failed attempts to list or open a watch since the last success; logged at WARN only for the first. */
+    private int failuresInARow;
 
     /**
      * @param name names this reflector in logs, errors and metrics (resource[.group] and namespace)
@@ -74,8 +80,8 @@ public final class Reflector<T extends HasMetadata> {
         this.transform = Objects.requireNonNull(transform, "transform");
         this.options = Objects.requireNonNull(options, "options");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
-        this.backoff = new Backoff(options.initialBackoff(), options.maxBackoff(), options.backoffReset(),
-                options.clock(), () -> ThreadLocalRandom.current().nextDouble());
+        this.backoff = new Backoff(options.initialBackoff(), options.maxBackoff(), options.unreachableBackoff(),
+                options.backoffReset(), options.clock(), () -> ThreadLocalRandom.current().nextDouble());
         this.streamingList = options.streamingList();
     }
 
@@ -154,10 +160,17 @@ public final class Reflector<T extends HasMetadata> {
             error = expired.error();
         } else if (outcome instanceof Outcome.WatchFailed failed) {
             error = failed.error();
+        } else if (outcome instanceof Outcome.WatchCut cut) {
+            error = cut.error();
         } else if (outcome instanceof Outcome.WatchExpired expired) {
             error = expired.error();
         } else if (outcome instanceof Outcome.WatchStalled stalled) {
             error = stalled.error();
+        }
+        if (outcome instanceof Outcome.Listed || outcome instanceof Outcome.WatchCut
+                || outcome instanceof Outcome.WatchStalled
+                || outcome instanceof Outcome.WatchEnded ended && ended.healthy()) {
+            recovered(); // a watch opened, or a list succeeded
         }
         if (error == null) {
             return;
@@ -165,8 +178,13 @@ public final class Reflector<T extends HasMetadata> {
         lastError = error;
         if (outcome instanceof Outcome.WatchExpired || outcome instanceof Outcome.ListExpired) {
             log.info("{}; relisting", error.getMessage());
-        } else {
+        } else if (outcome instanceof Outcome.WatchCut) {
+            log.info("{}; reopening it", error.getMessage());
+        } else if (failuresInARow++ == 0) {
             log.warn("{}", error.getMessage());
+        } else {
+            // Retried every second or so while the server is down: one warning per outage is enough.
+            log.debug("{} (failure {} in a row)", error.getMessage(), failuresInARow);
         }
         try {
             options.errorHandler().accept(error);
@@ -186,28 +204,32 @@ public final class Reflector<T extends HasMetadata> {
         }
         long started = options.clock().millis();
         List<T> items = new ArrayList<>();
+        Set<String> unread = new HashSet<>();
         String listVersion;
         try {
-            listVersion = listPages(resourceVersion, items);
+            listVersion = listPages(resourceVersion, items, unread);
         } catch (RuntimeException e) {
             String message = "list from resourceVersion \"" + resourceVersion + "\" failed: " + describe(e);
             ReflectorException error = new ReflectorException.ListFailed(name, message, e);
             return isExpired(e) ? new Outcome.ListExpired(error) : new Outcome.ListFailed(error);
         }
-        fifo.replace(items);
+        fifo.replace(items, unread);
         advance(listVersion);
         metrics.listed(name, Duration.ofMillis(options.clock().millis() - started), items.size());
         log.debug("{}: listed {} objects at resourceVersion {}", name, items.size(), listVersion);
         return new Outcome.Listed(listVersion);
     }
 
-    /** Fills {@code items} page by page; returns the list's resourceVersion. */
-    private String listPages(String resourceVersion, List<T> items) {
+    /**
+     * Fills {@code items} page by page, and {@code unread} with the keys of the objects the
+     * transform failed on; returns the list's resourceVersion.
+     */
+    private String listPages(String resourceVersion, List<T> items, Set<String> unread) {
         ListOptions first = ListOptions.builder().limit(options.pageSize()).resourceVersion(resourceVersion)
                 .resourceVersionMatch(resourceVersion.isEmpty() ? null : "NotOlderThan").build();
         ResourceList<T> page = listerWatcher.list(first);
         String listVersion = page.resourceVersion();
-        addAll(items, page);
+        addAll(items, unread, page);
         while (!page.continueToken().isEmpty()) {
             ListOptions next = ListOptions.builder().limit(options.pageSize()).continueToken(page.continueToken())
                     .build();
@@ -222,19 +244,50 @@ public final class Reflector<T extends HasMetadata> {
                 log.info("{}: continue token expired after {} objects; listing everything in one request", name,
                         items.size());
                 items.clear();
+                unread.clear();
                 page = listerWatcher.list(ListOptions.builder().resourceVersion(resourceVersion)
                         .resourceVersionMatch(resourceVersion.isEmpty() ? null : "NotOlderThan").build());
-                addAll(items, page);
+                addAll(items, unread, page);
                 return page.resourceVersion();
             }
-            addAll(items, page);
+            addAll(items, unread, page);
         }
         return listVersion;
     }
 
-    private void addAll(List<T> items, ResourceList<T> page) {
+    private void addAll(List<T> items, Set<String> unread, ResourceList<T> page) {
         for (T item : page.items()) {
-            items.add(transform.apply(item));
+            T transformed = transformed(item, "listed");
+            if (transformed != null) {
+                items.add(transformed);
+            } else {
+                unread.add(Keys.of(item));
+            }
+        }
+    }
+
+    /**
+     * The object after the transform, or null when the transform threw: then the failure is
+     * logged once with the object's key and counted, and the caller leaves the object out (the
+     * cache keeps its previous version), as client-go does with a watch event its store rejects.
+     */
+    private @Nullable T transformed(T object, String how) {
+        try {
+            return transform.apply(object);
+        } catch (RuntimeException e) {
+            log.error("{}: the transform failed on {} object {} (resourceVersion {}); skipped, the cache keeps its "
+                    + "previous version", name, how, keyOf(object), object.getMetadata() == null ? null
+                    : object.getMetadata().getResourceVersion(), e);
+            metrics.processingError(name, "transform");
+            return null;
+        }
+    }
+
+    private static String keyOf(HasMetadata object) {
+        try {
+            return Keys.of(object);
+        } catch (RuntimeException e) {
+            return "(no key)";
         }
     }
 
@@ -284,6 +337,9 @@ public final class Reflector<T extends HasMetadata> {
         if (outcome instanceof Outcome.WatchFailed failed) {
             return failed.error();
         }
+        if (outcome instanceof Outcome.WatchCut cut) {
+            return cut.error();
+        }
         if (outcome instanceof Outcome.WatchExpired expired) {
             return expired.error();
         }
@@ -297,6 +353,8 @@ public final class Reflector<T extends HasMetadata> {
     private static final class InitialEvents<T> {
         final long startedMillis;
         final Map<String, T> objects = new LinkedHashMap<>();
+        /** Keys of objects the transform failed on (and that have no earlier state in {@link #objects}). */
+        final Set<String> unread = new HashSet<>();
         boolean done;
 
         InitialEvents(long startedMillis) {
@@ -328,6 +386,7 @@ public final class Reflector<T extends HasMetadata> {
         String version = fromVersion;
         long started = options.clock().millis();
         int count = 0;
+        int delivered = 0; // events other than errors: proof that the watch opened
         metrics.watchStarted(name);
         Flux<WatchEvent<T>> guarded = events
                 .doOnSubscribe(subscription -> watching = true)
@@ -341,20 +400,26 @@ public final class Reflector<T extends HasMetadata> {
                 metrics.watchEvent(name, typeOf(event));
                 if (event instanceof WatchEvent.Error<T> error) {
                     ApiException exception = error.toException("watch " + name);
-                    String message = "watch from resourceVersion \"" + version + "\" ended with " + describe(exception);
-                    return isExpired(exception)
-                            ? new Outcome.WatchExpired(version, new ReflectorException.WatchFailed(name, message, exception))
-                            : new Outcome.WatchFailed(version, new ReflectorException.WatchFailed(name, message, exception));
+                    ReflectorException failure = new ReflectorException.WatchFailed(name,
+                            watchFrom(fromVersion, version) + " ended with " + describe(exception), exception);
+                    if (isExpired(exception)) {
+                        return new Outcome.WatchExpired(version, failure);
+                    }
+                    return opened(delivered, started) ? new Outcome.WatchCut(version, failure)
+                            : new Outcome.WatchFailed(version, failure);
                 }
+                delivered++;
                 if (event instanceof WatchEvent.Bookmark<T> bookmark) {
                     version = bookmark.resourceVersion();
                     if (initial != null && !initial.done) {
                         if (!bookmark.endsInitialEvents()) {
-                            throw new StreamingUnsupported("a bookmark arrived before the end of the initial events");
+                            // A progress bookmark amid the initial events: not their end (client-go
+                            // tolerates it too). The cache reaches nothing until the end bookmark.
+                            continue;
                         }
                         List<T> objects = new ArrayList<>(initial.objects.values());
                         initial.objects.clear();
-                        fifo.replace(objects);
+                        fifo.replace(objects, initial.unread);
                         initial.done = true;
                         metrics.listed(name, Duration.ofMillis(options.clock().millis() - initial.startedMillis),
                                 objects.size());
@@ -363,26 +428,35 @@ public final class Reflector<T extends HasMetadata> {
                     advance(version);
                     continue;
                 }
-                T object = transform.apply(objectOf(event));
-                String objectVersion = object.getMetadata().getResourceVersion();
+                T raw = objectOf(event);
+                String objectVersion = raw.getMetadata().getResourceVersion();
+                T transformed = transformed(raw, "watched");
+                // A deletion must happen even if the transform fails on its final state.
+                T object = transformed != null ? transformed : event instanceof WatchEvent.Deleted<T> ? raw : null;
                 if (initial != null && !initial.done) {
-                    String key = Keys.of(object);
+                    String key = Keys.of(raw);
                     if (event instanceof WatchEvent.Deleted<T>) {
                         initial.objects.remove(key);
-                    } else {
+                        initial.unread.remove(key);
+                    } else if (object != null) {
                         initial.objects.put(key, object);
+                        initial.unread.remove(key);
+                    } else if (!initial.objects.containsKey(key)) {
+                        initial.unread.add(key);
                     }
                     if (objectVersion != null) {
                         version = objectVersion;
                     }
                     continue;
                 }
-                if (event instanceof WatchEvent.Added<T>) {
-                    fifo.add(object);
-                } else if (event instanceof WatchEvent.Modified<T>) {
-                    fifo.update(object);
-                } else {
-                    fifo.delete(object);
+                if (object != null) { // else skipped: the cache keeps its previous version
+                    if (event instanceof WatchEvent.Added<T>) {
+                        fifo.add(object);
+                    } else if (event instanceof WatchEvent.Modified<T>) {
+                        fifo.update(object);
+                    } else {
+                        fifo.delete(object);
+                    }
                 }
                 if (objectVersion != null) {
                     version = objectVersion;
@@ -401,9 +475,15 @@ public final class Reflector<T extends HasMetadata> {
             if (initial != null && !initial.done && (ApiErrors.isBadRequest(cause) || ApiErrors.isInvalid(cause))) {
                 throw new StreamingUnsupported(describe(cause));
             }
-            String message = "watch from resourceVersion \"" + version + "\" failed: " + describe(cause);
-            ReflectorException error = new ReflectorException.WatchFailed(name, message, cause);
-            return isExpired(cause) ? new Outcome.WatchExpired(version, error) : new Outcome.WatchFailed(version, error);
+            ReflectorException error = new ReflectorException.WatchFailed(name,
+                    watchFrom(fromVersion, version) + " failed: " + describe(cause), cause);
+            if (isExpired(cause)) {
+                return new Outcome.WatchExpired(version, error);
+            }
+            // An answer with an error status, or no answer at all, means the watch never opened.
+            boolean cut = delivered > 0
+                    || !(cause instanceof ApiException) && !Failures.unreachable(cause) && opened(delivered, started);
+            return cut ? new Outcome.WatchCut(version, error) : new Outcome.WatchFailed(version, error);
         } finally {
             watching = false;
             Duration duration = Duration.ofMillis(options.clock().millis() - started);
@@ -418,6 +498,17 @@ public final class Reflector<T extends HasMetadata> {
             log.info("{}: watch closed at once without events; backing off", name);
         }
         return new Outcome.WatchEnded(version, healthy);
+    }
+
+    /** A watch opened if it delivered an event (an error event aside) or stayed open for a second. */
+    private boolean opened(int delivered, long startedMillis) {
+        return delivered > 0 || options.clock().millis() - startedMillis >= SHORT_WATCH.toMillis();
+    }
+
+    /** Names the version a watch started from, and the one it reached when that differs. */
+    private static String watchFrom(String fromVersion, String reached) {
+        String from = "watch from resourceVersion \"" + fromVersion + "\"";
+        return reached.equals(fromVersion) ? from : from + " (having reached \"" + reached + "\")";
     }
 
     private T objectOf(WatchEvent<T> event) {
@@ -449,7 +540,15 @@ public final class Reflector<T extends HasMetadata> {
         return "ERROR";
     }
 
+    private void recovered() {
+        if (failuresInARow > 0) {
+            log.info("{}: the server answers again, after {} failed attempts", name, failuresInARow);
+            failuresInARow = 0;
+        }
+    }
+
     private void advance(String resourceVersion) {
+        recovered();
         lastError = null;
         if (resourceVersion != null && !resourceVersion.isEmpty()) {
             lastSyncResourceVersion = resourceVersion;

@@ -3,8 +3,9 @@ package dev.operatorstarter.cache;
 /**
  * Why a {@link Reflector} step failed; the subclass names the step, the cause is the client's
  * error (an {@code ApiException} for a refusal such as 403, a {@code KubernetesClientException}
- * for transport and decoding failures). The reflector never gives up: after any of these it backs
- * off and tries again, and its {@link ReflectorOptions#errorHandler() error handler} is told.
+ * for transport and decoding failures). The reflector never gives up: it tries again, at once
+ * after a watch that had opened was cut, after a backoff otherwise (see {@link ReflectorState#next}),
+ * and its {@link ReflectorOptions#errorHandler() error handler} is told.
  */
 public abstract sealed class ReflectorException extends RuntimeException {
 
@@ -27,7 +28,7 @@ public abstract sealed class ReflectorException extends RuntimeException {
         }
     }
 
-    /** The watch failed or was refused. */
+    /** The watch failed, was refused, or was cut mid-stream; the message names the version it started from. */
     public static final class WatchFailed extends ReflectorException {
         public WatchFailed(String resource, String message, Throwable cause) {
             super(resource, message, cause);

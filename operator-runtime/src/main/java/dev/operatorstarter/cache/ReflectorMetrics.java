@@ -38,6 +38,15 @@ public interface ReflectorMetrics {
     default void storeCreated(String name, java.util.function.IntSupplier size) {
     }
 
+    /**
+     * The informer skipped one object because a step of its own failed on it: {@code stage} is
+     * {@code index} (an index function threw; the cache keeps its previous version of the object),
+     * {@code transform} (the transform threw; the object does not reach the cache) or
+     * {@code process} (an unexpected failure on one key's deltas).
+     */
+    default void processingError(String name, String stage) {
+    }
+
     /** The informer {@code name} has stopped: metrics bound to it may be removed. */
     default void stopped(String name) {
     }

@@ -15,18 +15,24 @@ import java.util.function.Consumer;
  * @param stallTimeout a watch that delivers nothing, not even a bookmark, for this long is
  *     cancelled and reopened from the last resourceVersion; default 3 minutes (the API server
  *     sends each watcher a bookmark about once a minute)
- * @param initialBackoff the first backoff after a failure; default 800 ms
- * @param maxBackoff the backoff doubles up to this; default 30 s
- * @param backoffReset after this long without a failure the backoff starts over; default 2 minutes
+ * @param initialBackoff the first backoff after a list or watch failed to open; default 800 ms
+ * @param maxBackoff the backoff doubles up to this while the server answers with errors; default 30 s
+ * @param unreachableBackoff the backoff doubles only up to this (never above {@code maxBackoff})
+ *     while the server cannot be reached at all: connection refused, reset or timed out before any
+ *     answer. Such attempts cost the server nothing, and the informer is back within about this long
+ *     once the server answers again; default 1 s (with full jitter, so informers do not reconnect in
+ *     step)
+ * @param backoffReset after this long without a failure the backoff starts over; it also starts
+ *     over whenever a watch opens or a list succeeds; default 2 minutes
  * @param streamingList start with a streaming list ({@code sendInitialEvents=true}) instead of a
- *     paginated list; the reflector falls back to listing for good when the server refuses it or
- *     does not end the initial events with a bookmark; default true
+ *     paginated list; the reflector falls back to listing for good when the server refuses it
+ *     (400 or 422); bookmarks amid the initial events are tolerated; default true
  * @param errorHandler told about every failed list and watch (after logging); default: nothing
  * @param clock measures watch durations and the backoff reset; default the system clock
  */
 public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration stallTimeout, Duration initialBackoff,
-        Duration maxBackoff, Duration backoffReset, boolean streamingList, Consumer<ReflectorException> errorHandler,
-        Clock clock) {
+        Duration maxBackoff, Duration unreachableBackoff, Duration backoffReset, boolean streamingList,
+        Consumer<ReflectorException> errorHandler, Clock clock) {
 
     public ReflectorOptions {
         if (pageSize < 1) {
@@ -39,6 +45,7 @@ public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration 
         positive(stallTimeout, "stallTimeout");
         positive(initialBackoff, "initialBackoff");
         positive(maxBackoff, "maxBackoff");
+        positive(unreachableBackoff, "unreachableBackoff");
         positive(backoffReset, "backoffReset");
         if (maxBackoff.compareTo(initialBackoff) < 0) {
             throw new IllegalArgumentException("maxBackoff (" + maxBackoff + ") must not be less than initialBackoff ("
@@ -58,7 +65,8 @@ public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration 
 
     public Builder toBuilder() {
         return new Builder().pageSize(pageSize).minWatchTimeout(minWatchTimeout).stallTimeout(stallTimeout)
-                .initialBackoff(initialBackoff).maxBackoff(maxBackoff).backoffReset(backoffReset)
+                .initialBackoff(initialBackoff).maxBackoff(maxBackoff).unreachableBackoff(unreachableBackoff)
+                .backoffReset(backoffReset)
                 .streamingList(streamingList).errorHandler(errorHandler).clock(clock);
     }
 
@@ -76,6 +84,7 @@ public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration 
         private Duration stallTimeout = Duration.ofMinutes(3);
         private Duration initialBackoff = Duration.ofMillis(800);
         private Duration maxBackoff = Duration.ofSeconds(30);
+        private Duration unreachableBackoff = Duration.ofSeconds(1);
         private Duration backoffReset = Duration.ofMinutes(2);
         private boolean streamingList = true;
         private Consumer<ReflectorException> errorHandler = error -> { };
@@ -109,6 +118,11 @@ public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration 
             return this;
         }
 
+        public Builder unreachableBackoff(Duration unreachableBackoff) {
+            this.unreachableBackoff = unreachableBackoff;
+            return this;
+        }
+
         public Builder backoffReset(Duration backoffReset) {
             this.backoffReset = backoffReset;
             return this;
@@ -131,7 +145,7 @@ public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration 
 
         public ReflectorOptions build() {
             return new ReflectorOptions(pageSize, minWatchTimeout, stallTimeout, initialBackoff, maxBackoff,
-                    backoffReset, streamingList, errorHandler, clock);
+                    unreachableBackoff, backoffReset, streamingList, errorHandler, clock);
         }
     }
 }

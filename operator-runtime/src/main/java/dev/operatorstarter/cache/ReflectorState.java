@@ -53,8 +53,20 @@ public sealed interface ReflectorState {
         record WatchExpired(String resourceVersion, ReflectorException error) implements Outcome {
         }
 
-        /** The watch failed (connection, 5xx, 429, decoding) after delivering up to {@code resourceVersion}. */
+        /**
+         * Opening the watch failed: the server could not be reached, or answered with an error
+         * (5xx, 403, 429...) before any event. {@code resourceVersion} is the version it was
+         * opened from.
+         */
         record WatchFailed(String resourceVersion, ReflectorException error) implements Outcome {
+        }
+
+        /**
+         * A watch that had opened (it delivered an event, or stayed open for a second) broke
+         * mid-stream: connection reset, server restarting, an error event, a body that could not
+         * be decoded. {@code resourceVersion} is the last version it delivered.
+         */
+        record WatchCut(String resourceVersion, ReflectorException error) implements Outcome {
         }
 
         /** Nothing arrived, not even a bookmark, for the stall timeout: the watch was cancelled. */
@@ -72,11 +84,18 @@ public sealed interface ReflectorState {
      * <ul>
      *   <li>A list leads to a watch from its resourceVersion; a failed list is retried after a
      *       backoff from the same version; an expired one at once from "" (the latest state).</li>
-     *   <li>A watch that ends normally or stalls is reopened at once from the last version seen;
-     *       a short watch or a failed one is reopened after a backoff (a watch from a version that
-     *       expired meanwhile then gets 410, which leads to a relist).</li>
+     *   <li>A watch that had opened and then ended, broke mid-stream or stalled is reopened at once
+     *       from the last version seen, as client-go does when a stream ends: the server is (or
+     *       was just now) answering, and the sooner the watch is back the less it misses. An
+     *       opened watch, like a successful list, also forgets earlier failures.</li>
+     *   <li>Only failing to open a watch or a list backs off: with the delay the server asked
+     *       for (Retry-After) plus jitter; up to {@code unreachableMax} (1 s) while the server
+     *       cannot be reached at all, which costs it nothing, so the informer is back within
+     *       about a second of the server answering again; otherwise exponentially up to 30 s.
+     *       A short watch (closed at once without events) counts as such a failure.</li>
      *   <li>A watch answered with 410 relists from the last version seen (the server serves it
-     *       from its watch cache when it can); if that is expired too, the relist above goes to "".</li>
+     *       from its watch cache when it can); if that is expired too, the relist above goes to "".
+     *       A watch from a version that expired during a backoff gets 410 and so relists.</li>
      * </ul>
      */
     static ReflectorState next(ReflectorState current, Outcome outcome, Backoff backoff) {
@@ -84,32 +103,52 @@ public sealed interface ReflectorState {
             return new Stopped();
         }
         if (outcome instanceof Outcome.Listed listed) {
+            backoff.reset();
             return new Watching(listed.resourceVersion());
         }
-        if (outcome instanceof Outcome.ListExpired) {
+        if (outcome instanceof Outcome.ListExpired expired) {
             if (current instanceof Listing listing && listing.resourceVersion().isEmpty()) {
                 // The latest state cannot be expired; treat a 410 here like any failure.
-                return new BackingOff(backoff.next(), new Listing(""));
+                return new BackingOff(delayAfter(expired.error(), backoff), new Listing(""));
             }
             return new Listing("");
         }
-        if (outcome instanceof Outcome.ListFailed) {
+        if (outcome instanceof Outcome.ListFailed failed) {
             String version = current instanceof Listing listing ? listing.resourceVersion() : "";
-            return new BackingOff(backoff.next(), new Listing(version));
+            return new BackingOff(delayAfter(failed.error(), backoff), new Listing(version));
         }
         if (outcome instanceof Outcome.WatchEnded ended) {
             Watching again = new Watching(ended.resourceVersion());
-            return ended.healthy() ? again : new BackingOff(backoff.next(), again);
+            if (!ended.healthy()) {
+                return new BackingOff(backoff.next(), again);
+            }
+            backoff.reset();
+            return again;
         }
         if (outcome instanceof Outcome.WatchExpired expired) {
             return new Listing(expired.resourceVersion());
         }
         if (outcome instanceof Outcome.WatchFailed failed) {
-            return new BackingOff(backoff.next(), new Watching(failed.resourceVersion()));
+            return new BackingOff(delayAfter(failed.error(), backoff), new Watching(failed.resourceVersion()));
+        }
+        if (outcome instanceof Outcome.WatchCut cut) {
+            backoff.reset();
+            return new Watching(cut.resourceVersion());
         }
         if (outcome instanceof Outcome.WatchStalled stalled) {
+            backoff.reset();
             return new Watching(stalled.resourceVersion());
         }
         throw new IllegalStateException("no transition from " + current + " on " + outcome);
+    }
+
+    /** How long to wait after a list or watch failed to open with {@code error}. */
+    private static Duration delayAfter(ReflectorException error, Backoff backoff) {
+        Throwable cause = error.getCause() == null ? error : error.getCause();
+        java.util.Optional<Duration> asked = Failures.retryAfter(cause);
+        if (asked.isPresent()) {
+            return backoff.next(asked.get());
+        }
+        return Failures.unreachable(cause) ? backoff.nextUnreachable() : backoff.next();
     }
 }

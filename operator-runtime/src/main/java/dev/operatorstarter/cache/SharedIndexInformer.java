@@ -17,8 +17,11 @@ import java.util.Optional;
  *   <li>Each handler has its own thread and unbounded buffer: a slow, blocked or failing handler
  *       delays nothing but itself. A handler added after {@link #start()} first receives the
  *       current content as adds.</li>
- *   <li>A resync reaches only the handlers whose own resync period is due; a relist that finds
+ *   <li>A resync reaches only the handlers whose own resync period is due, when it is due (each
+ *       handler on its own schedule, not rounded to another handler's period); a relist that finds
  *       an object unchanged notifies no one else.</li>
+ *   <li>An object an index function or the transform throws on is skipped, logged with its key
+ *       and counted ({@link ReflectorMetrics#processingError}); the informer goes on.</li>
  *   <li>Objects pass through the {@linkplain InformerOptions#transform() transform} before
  *       they are cached.</li>
  * </ul>
@@ -37,7 +40,7 @@ public interface SharedIndexInformer<T extends HasMetadata> extends AutoCloseabl
      */
     static <T extends HasMetadata> SharedIndexInformer<T> create(String name, ListerWatcher<T> listerWatcher,
             Class<T> type, InformerOptions options) {
-        return new BufferedInformer<>(name, listerWatcher, type, options);
+        return new BufferedInformer<>(name, listerWatcher, type, options, System::nanoTime);
     }
 
     /** Adds a handler with the informer's default resync period. */

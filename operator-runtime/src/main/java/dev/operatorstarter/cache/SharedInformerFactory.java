@@ -76,7 +76,7 @@ public final class SharedInformerFactory implements AutoCloseable {
         ListerWatcher<T> listerWatcher = ListerWatcher.of(resources, emptyToNull(scope.labelSelector()),
                 emptyToNull(scope.fieldSelector()));
         String name = resource.resource() + (resource.group().isEmpty() ? "" : "." + resource.group()) + scope.suffix();
-        BufferedInformer<T> informer = new BufferedInformer<>(name, listerWatcher, type, options);
+        BufferedInformer<T> informer = new BufferedInformer<>(name, listerWatcher, type, options, System::nanoTime);
         informers.put(key, informer);
         return informer;
     }

@@ -77,6 +77,76 @@ class IndexerTest {
         assertThat(indexer.listIndexFuncValues(IndexFunction.NAMESPACE)).containsExactly("b");
     }
 
+    /** byTeam, except that it throws for the team "poison". */
+    private static IndexFunction<ConfigMap> byTeamRejectingPoison() {
+        return object -> {
+            String team = object.getMetadata().getLabels().get("team");
+            if (team.equals("poison")) {
+                throw new IllegalStateException("cannot index team poison");
+            }
+            return List.of(team);
+        };
+    }
+
+    @Test
+    void anUpdateWhoseIndexValuesCannotBeComputedChangesNothingAndSaysWhichIndexAndKey() {
+        indexer.addIndexers(Map.of("team", byTeamRejectingPoison()));
+        ConfigMap red = labelled("a", "x", "red");
+        indexer.add(red);
+        assertThatThrownBy(() -> indexer.update(labelled("a", "x", "poison")))
+                .isInstanceOfSatisfying(IndexFunctionException.class, e -> {
+                    assertThat(e.indexName()).isEqualTo("team");
+                    assertThat(e.key()).isEqualTo("a/x");
+                })
+                .hasMessageContaining("cannot index team poison")
+                .hasCauseInstanceOf(IllegalStateException.class);
+        assertThat(indexer.get("a/x")).containsSame(red);
+        assertThat(indexer.byIndex("team", "red")).containsExactly(red);
+        assertThat(indexer.byIndex(IndexFunction.NAMESPACE, "a")).containsExactly(red);
+        assertThat(indexer.listIndexFuncValues("team")).containsExactly("red");
+    }
+
+    @Test
+    void aNewObjectWhoseIndexValuesCannotBeComputedIsNotStored() {
+        indexer.addIndexers(Map.of("team", byTeamRejectingPoison()));
+        assertThatThrownBy(() -> indexer.add(labelled("a", "x", "poison"))).isInstanceOf(IndexFunctionException.class);
+        assertThat(indexer.size()).isZero();
+        assertThat(indexer.listIndexFuncValues(IndexFunction.NAMESPACE)).isEmpty();
+    }
+
+    @Test
+    void aDeletionSucceedsEvenWhenTheStoredObjectsIndexValuesCanNoLongerBeComputed() {
+        AtomicBoolean broken = new AtomicBoolean();
+        indexer.addIndexers(Map.of("team", object -> {
+            if (broken.get()) {
+                throw new IllegalStateException("index function broke");
+            }
+            return List.of(object.getMetadata().getLabels().get("team"));
+        }));
+        indexer.add(labelled("a", "x", "red"));
+        indexer.add(labelled("a", "y", "red"));
+        broken.set(true);
+        indexer.delete(labelled("a", "x", "red"));
+        assertThat(indexer.get("a/x")).isEmpty();
+        assertThat(indexer.indexKeys("team", "red")).containsExactly("a/y");
+    }
+
+    @Test
+    void aReplaceOrAnIndexAddedLaterThatFailsOnOneObjectChangesNothing() {
+        indexer.add(labelled("a", "old", "red"));
+        indexer.add(labelled("a", "poisoned", "poison"));
+        assertThatThrownBy(() -> indexer.addIndexers(Map.of("team", byTeamRejectingPoison())))
+                .isInstanceOf(IndexFunctionException.class);
+        assertThat(indexer.indexNames()).containsExactly(IndexFunction.NAMESPACE);
+
+        indexer.delete(labelled("a", "poisoned", "poison"));
+        indexer.addIndexers(Map.of("team", byTeamRejectingPoison()));
+        assertThatThrownBy(() -> indexer.replace(List.of(labelled("b", "new", "blue"), labelled("b", "bad", "poison"))))
+                .isInstanceOf(IndexFunctionException.class);
+        assertThat(indexer.listKeys()).containsExactly("a/old");
+        assertThat(indexer.listIndexFuncValues("team")).containsExactly("red");
+    }
+
     @Test
     void readersNeverSeeAnIndexEntryWithoutItsObjectWhileWritersChurn() throws Exception {
         indexer.addIndexers(Map.of("team", byTeam()));

@@ -16,9 +16,17 @@ class ReflectorStateTest {
 
     private final MutableClock clock = new MutableClock();
     /** Jitter 0 gives the full ceiling, so delays are exact. */
-    private final Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), Duration.ofMinutes(2),
-            clock, () -> 0.0);
+    private final Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), Duration.ofSeconds(1),
+            Duration.ofMinutes(2), clock, () -> 0.0);
+    /** A failure the server answered (a 500, say). */
     private final ReflectorException error = new ReflectorException.WatchFailed("pods", "boom", new RuntimeException());
+    /** The server could not be reached. */
+    private final ReflectorException refused = new ReflectorException.WatchFailed("pods", "refused",
+            new dev.operatorstarter.client.rest.KubernetesClientException("GET failed: Connection refused",
+                    new java.net.ConnectException("Connection refused")));
+    /** A restarted server's authorizer, not warm yet. */
+    private final ReflectorException forbidden = new ReflectorException.WatchFailed("pods", "forbidden",
+            ReflectorTest.status(403, "Forbidden"));
 
     @Test
     void aListLeadsToAWatchFromItsVersion() {
@@ -56,6 +64,65 @@ class ReflectorStateTest {
     }
 
     @Test
+    void aWatchThatOpenedAndWasCutMidStreamReopensAtOnceAndForgetsEarlierFailures() {
+        backoff.next();
+        backoff.next();
+        assertThat(ReflectorState.next(new Watching("1"), new Outcome.WatchCut("9", error), backoff))
+                .isEqualTo(new Watching("9"));
+        assertThat(backoff.failures()).isZero();
+        assertThat(ReflectorState.next(new Watching("9"), new Outcome.WatchFailed("9", error), backoff))
+                .as("the next failure starts over").isEqualTo(new BackingOff(Duration.ofMillis(800), new Watching("9")));
+    }
+
+    @Test
+    void anOpenedWatchOrASuccessfulListForgetsEarlierFailures() {
+        backoff.next();
+        ReflectorState.next(new Watching("1"), new Outcome.WatchEnded("2", true), backoff);
+        assertThat(backoff.failures()).isZero();
+        backoff.next();
+        ReflectorState.next(new Watching("2"), new Outcome.WatchStalled("2", error), backoff);
+        assertThat(backoff.failures()).isZero();
+        backoff.next();
+        ReflectorState.next(new Listing(""), new Outcome.Listed("3"), backoff);
+        assertThat(backoff.failures()).isZero();
+    }
+
+    @Test
+    void aServerThatCannotBeReachedIsRetriedWithinTheUnreachableCapHoweverLongItLasts() {
+        Duration[] delays = new Duration[6];
+        for (int i = 0; i < delays.length; i++) {
+            delays[i] = ((BackingOff) ReflectorState.next(new Watching("1"), new Outcome.WatchFailed("1", refused),
+                    backoff)).delay();
+        }
+        assertThat(delays).containsExactly(Duration.ofMillis(800), Duration.ofSeconds(1), Duration.ofSeconds(1),
+                Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1));
+        assertThat(((BackingOff) ReflectorState.next(new Listing(""), new Outcome.ListFailed(refused), backoff)).delay())
+                .isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void aServerThatAnswersAgainAfterRefusingConnectionsStartsANewStreak() {
+        for (int i = 0; i < 10; i++) {
+            ReflectorState.next(new Watching("1"), new Outcome.WatchFailed("1", refused), backoff);
+        }
+        // 403s while the restarted server's authorizer warms up: not made to wait for the refusals' count
+        assertThat(ReflectorState.next(new Watching("1"), new Outcome.WatchFailed("1", forbidden), backoff))
+                .isEqualTo(new BackingOff(Duration.ofMillis(800), new Watching("1")));
+        assertThat(ReflectorState.next(new Watching("1"), new Outcome.WatchFailed("1", forbidden), backoff))
+                .isEqualTo(new BackingOff(Duration.ofMillis(1600), new Watching("1")));
+    }
+
+    @Test
+    void theDelayTheServerAskedForIsWaitedPlusJitter() {
+        io.fabric8.kubernetes.api.model.Status status = new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(429)
+                .withReason("TooManyRequests").withNewDetails().withRetryAfterSeconds(5).endDetails().build();
+        ReflectorException throttled = new ReflectorException.ListFailed("pods", "throttled",
+                dev.operatorstarter.client.rest.ApiException.fromStatus(status, "GET pods"));
+        assertThat(ReflectorState.next(new Listing("7"), new Outcome.ListFailed(throttled), backoff))
+                .isEqualTo(new BackingOff(Duration.ofMillis(5800), new Listing("7")));
+    }
+
+    @Test
     void aWatchAnswered410RelistsFromTheLastVersion() {
         assertThat(ReflectorState.next(new Watching("1"), new Outcome.WatchExpired("6", error), backoff))
                 .isEqualTo(new Listing("6"));
@@ -85,15 +152,15 @@ class ReflectorStateTest {
     void jitterStaysWithinTheCeilingAndAboveZero() {
         double[] random = {0.999_999, 0.5};
         int[] call = {0};
-        Backoff jittered = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), Duration.ofMinutes(2), clock,
-                () -> random[call[0]++]);
+        Backoff jittered = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), Duration.ofSeconds(1),
+                Duration.ofMinutes(2), clock, () -> random[call[0]++]);
         assertThat(jittered.next()).isPositive().isLessThan(Duration.ofMillis(1));
         assertThat(jittered.next()).isEqualTo(Duration.ofMillis(800));
     }
 
     @Test
     void backoffRejectsACapBelowTheStart() {
-        assertThatThrownBy(() -> new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMinutes(2), clock,
-                () -> 0.0)).hasMessageContaining("max");
+        assertThatThrownBy(() -> new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(1),
+                Duration.ofMinutes(2), clock, () -> 0.0)).hasMessageContaining("max");
     }
 }

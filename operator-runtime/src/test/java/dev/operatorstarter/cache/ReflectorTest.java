@@ -51,11 +51,25 @@ class ReflectorTest {
     }
 
     private void start(ReflectorOptions.Builder options) {
-        reflector = new Reflector<>("configmaps", server, fifo, UnaryOperator.identity(),
+        start(options, UnaryOperator.identity(), ReflectorMetrics.NONE);
+    }
+
+    private void start(ReflectorOptions.Builder options, UnaryOperator<ConfigMap> transform, ReflectorMetrics metrics) {
+        reflector = new Reflector<>("configmaps", server, fifo, transform,
                 options.errorHandler(errors::add).initialBackoff(Duration.ofMillis(10)).maxBackoff(Duration.ofMillis(50))
-                        .build(), ReflectorMetrics.NONE);
+                        .build(), metrics);
         thread = new Thread(reflector::run, "reflector-test");
         thread.start();
+    }
+
+    /** A transform with a bug: it throws on resourceVersion 13. */
+    private static UnaryOperator<ConfigMap> failingOnVersion13() {
+        return object -> {
+            if ("13".equals(object.getMetadata().getResourceVersion())) {
+                throw new IllegalStateException("transform bug");
+            }
+            return object;
+        };
     }
 
     private static ReflectorOptions.Builder listing() {
@@ -211,6 +225,61 @@ class ReflectorTest {
                 .extracting(Throwable::getMessage).asString().contains("connection reset");
     }
 
+    /** A reflector whose backoff after a failure the server answered is 5 minutes: longer than any test waits. */
+    private void startWithLongBackoff() {
+        reflector = new Reflector<>("configmaps", server, fifo, UnaryOperator.identity(), listing()
+                .errorHandler(errors::add).initialBackoff(Duration.ofMinutes(5)).maxBackoff(Duration.ofMinutes(5))
+                .build(), ReflectorMetrics.NONE);
+        thread = new Thread(reflector::run, "reflector-test");
+        thread.start();
+    }
+
+    private static dev.operatorstarter.client.rest.KubernetesClientException connectionRefused() {
+        return new dev.operatorstarter.client.rest.KubernetesClientException("GET /api/v1/configmaps failed: "
+                + "Connection refused", new java.net.ConnectException("Connection refused"));
+    }
+
+    @Test
+    void aWatchCutMidStreamAfterItOpenedIsReopenedAtOnceFromTheLastVersionNotAfterABackoff() throws Exception {
+        server.lister = options -> page("10", "");
+        startWithLongBackoff();
+        server.nextList();
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        watch.emit(new WatchEvent.Added<>(configMap("a", "one", "11")));
+        await().until(() -> reflector.lastSyncResourceVersion().equals("11"));
+        watch.fail(new dev.operatorstarter.client.rest.KubernetesClientException(
+                "GET /api/v1/configmaps failed: Connection prematurely closed DURING response"));
+        assertThat(server.nextWatch().options().resourceVersion()).isEqualTo("11");
+        assertThat(server.lists).as("no relist").isEmpty();
+    }
+
+    @Test
+    void aServerThatCannotBeReachedIsRetriedWithinASecondHoweverLongTheBackoffForErrorsItAnswers() throws Exception {
+        AtomicInteger refused = new AtomicInteger();
+        server.lister = options -> page("10", "");
+        server.watchOverride = options -> refused.incrementAndGet() <= 4 ? Flux.error(connectionRefused()) : null;
+        startWithLongBackoff();
+        server.nextList();
+        assertThat(server.nextWatch().options().resourceVersion()).isEqualTo("10");
+        assertThat(refused).hasValue(5);
+        assertThat(errors).hasSize(4).allSatisfy(error -> assertThat(error).hasMessageContaining("Connection refused"));
+    }
+
+    @Test
+    void aWatchFailureNamesTheVersionTheWatchStartedFromAndTheOneItReached() throws Exception {
+        server.lister = options -> page("10", "");
+        start(listing());
+        server.nextList();
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        watch.emit(new WatchEvent.Added<>(configMap("a", "one", "11")));
+        watch.emit(new WatchEvent.Bookmark<>("12", Map.of()));
+        await().until(() -> reflector.lastSyncResourceVersion().equals("12"));
+        watch.fail(new dev.operatorstarter.client.rest.KubernetesClientException("connection reset"));
+        server.nextWatch();
+        assertThat(errors).singleElement().extracting(Throwable::getMessage).asString()
+                .contains("watch from resourceVersion \"10\"", "reached \"12\"", "connection reset");
+    }
+
     @Test
     void aFailedListIsRetriedAfterABackoffAndReported() throws Exception {
         AtomicInteger lists = new AtomicInteger();
@@ -243,6 +312,65 @@ class ReflectorTest {
         await().until(() -> fifo.listKeys().size() == 3);
         assertThat(drain()).extracting(DeltaFifo.Deltas::key).containsExactly("a/one", "a/two", "a/three");
         assertThat(fifo.hasSynced()).isTrue();
+        assertThat(server.lists).isEmpty();
+    }
+
+    @Test
+    void aWatchEventTheTransformThrowsOnIsSkippedAndCountedAndTheSameWatchGoesOn() throws Exception {
+        server.lister = options -> page("10", "");
+        SharedIndexInformerTest.RecordingMetrics metrics = new SharedIndexInformerTest.RecordingMetrics();
+        start(listing(), failingOnVersion13(), metrics);
+        server.nextList();
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        watch.emit(new WatchEvent.Added<>(configMap("a", "poison", "13")));
+        watch.emit(new WatchEvent.Added<>(configMap("a", "good", "14")));
+        await().until(() -> fifo.listKeys().contains("a/good"));
+        assertThat(fifo.listKeys()).containsExactly("a/good");
+        assertThat(reflector.lastSyncResourceVersion()).isEqualTo("14");
+        assertThat(server.watches).as("the watch was not reopened").isEmpty();
+        assertThat(errors).as("a transform failure is not a watch failure").isEmpty();
+        assertThat(metrics.processingErrors).containsExactly("configmaps transform");
+    }
+
+    @Test
+    void aListedObjectTheTransformThrowsOnIsLeftOutAndKeepsItsCachedVersionInsteadOfATombstone() throws Exception {
+        AtomicInteger lists = new AtomicInteger();
+        server.lister = options -> lists.incrementAndGet() == 1
+                ? page("10", "", configMap("a", "one", "5"), configMap("a", "two", "6"))
+                : page("20", "", configMap("a", "one", "13"), configMap("a", "two", "14"));
+        SharedIndexInformerTest.RecordingMetrics metrics = new SharedIndexInformerTest.RecordingMetrics();
+        start(listing(), failingOnVersion13(), metrics);
+        server.nextList();
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        drain();
+        watch.emit(new WatchEvent.Error<>(new StatusBuilder().withCode(410).withReason("Expired").build()));
+        server.nextList();
+        server.nextWatch();
+        List<DeltaFifo.Deltas<ConfigMap>> popped = drain();
+        assertThat(popped).extracting(DeltaFifo.Deltas::key).containsExactly("a/two");
+        assertThat(indexer.get("a/one")).get().extracting(c -> c.getMetadata().getResourceVersion()).isEqualTo("5");
+        assertThat(metrics.processingErrors).containsExactly("configmaps transform");
+    }
+
+    @Test
+    void aBookmarkBeforeTheEndOfAStreamingListsInitialEventsIsToleratedAndTheStreamGoesOn() throws Exception {
+        // client-go's watch-list case with an initial-events-end annotation that is not "true": a
+        // bookmark that does not end the initial events is not the end of streaming.
+        start(ReflectorOptions.builder());
+        FakeListerWatcher.OpenWatch stream = server.nextWatch();
+        stream.emit(new WatchEvent.Added<>(configMap("a", "one", "5")));
+        stream.emit(new WatchEvent.Bookmark<>("6", Map.of()));
+        stream.emit(new WatchEvent.Bookmark<>("7", Map.of("k8s.io/initial-events-end", "false")));
+        stream.emit(new WatchEvent.Added<>(configMap("a", "two", "8")));
+        stream.emit(new WatchEvent.Bookmark<>("9", Map.of("k8s.io/initial-events-end", "true")));
+        await().until(() -> fifo.listKeys().size() == 2);
+        assertThat(reflector.lastSyncResourceVersion()).isEqualTo("9");
+        stream.close();
+        FakeListerWatcher.OpenWatch next = server.nextWatch();
+        assertThat(next.options().resourceVersion()).isEqualTo("9");
+        assertThat(server.lists).as("no fallback to paginated lists").isEmpty();
+        next.emit(new WatchEvent.Error<>(new StatusBuilder().withCode(410).withReason("Expired").build()));
+        assertThat(server.nextWatch().options().sendInitialEvents()).as("still streaming after a 410").isTrue();
         assertThat(server.lists).isEmpty();
     }
 

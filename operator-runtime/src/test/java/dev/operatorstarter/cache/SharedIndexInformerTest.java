@@ -125,6 +125,36 @@ class SharedIndexInformerTest {
     }
 
     @Test
+    void aRelistAfterAResyncDoesNotReachTheResyncedHandlerAgainWithUnchangedObjects() throws Exception {
+        AtomicInteger lists = new AtomicInteger();
+        server.lister = options -> page(Integer.toString(10 + lists.incrementAndGet()), "", configMap("a", "one", "1"));
+        java.util.concurrent.atomic.AtomicLong ticker = new java.util.concurrent.atomic.AtomicLong();
+        BufferedInformer<ConfigMap> buffered = new BufferedInformer<>("configmaps", server, ConfigMap.class,
+                InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build(),
+                ticker::get);
+        informer = buffered;
+        Recorder hourly = new Recorder();
+        Recorder quiet = new Recorder();
+        informer.addEventHandler(hourly, Duration.ofHours(1));
+        informer.addEventHandler(quiet);
+        informer.start();
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        await().until(() -> hourly.events.size() == 1 && quiet.events.size() == 1);
+
+        ticker.addAndGet(Duration.ofHours(1).toNanos());
+        buffered.checkResync();
+        await().until(() -> hourly.events.size() == 2);
+        assertThat(hourly.events.get(1)).isEqualTo("update a/one 1->1");
+
+        // A relist finds the object unchanged: a resync for nobody, since nobody's resync is due.
+        watch.emit(new WatchEvent.Error<>(new StatusBuilder().withCode(410).withReason("Expired").build()));
+        server.nextWatch().emit(new WatchEvent.Added<>(configMap("a", "two", "12")));
+        await().until(() -> quiet.events.size() == 2 && hourly.events.size() >= 3);
+        assertThat(hourly.events).containsExactly("add a/one initial", "update a/one 1->1", "add a/two");
+        assertThat(quiet.events).containsExactly("add a/one initial", "add a/two");
+    }
+
+    @Test
     void aRelistNotifiesChangesAndTombstonesButNotUnchangedObjects() throws Exception {
         AtomicInteger lists = new AtomicInteger();
         server.lister = options -> lists.incrementAndGet() == 1
@@ -142,6 +172,41 @@ class SharedIndexInformerTest {
                 "delete a/gone unknown");
         assertThat(informer.lister().namespace("a").list()).extracting(Keys::of)
                 .containsExactlyInAnyOrder("a/same", "a/changed", "a/new");
+    }
+
+    /** Records processing errors per stage. */
+    static final class RecordingMetrics implements ReflectorMetrics {
+        final List<String> processingErrors = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void processingError(String name, String stage) {
+            processingErrors.add(name + " " + stage);
+        }
+    }
+
+    @Test
+    void anObjectAnIndexFunctionThrowsOnIsSkippedCountedAndTheInformerGoesOn() throws Exception {
+        server.lister = options -> page("10", "", configMap("a", "one", "1"), configMap("a", "poison", "1"),
+                configMap("a", "two", "1"));
+        RecordingMetrics metrics = new RecordingMetrics();
+        informer(InformerOptions.builder().metrics(metrics));
+        informer.addIndexers(java.util.Map.of("byName", object -> {
+            if (object.getMetadata().getName().equals("poison")) {
+                throw new IllegalStateException("index function bug");
+            }
+            return List.of(object.getMetadata().getName());
+        }));
+        Recorder recorder = new Recorder();
+        informer.addEventHandler(recorder);
+        informer.start();
+        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        await().until(informer::hasSynced);
+        watch.emit(new WatchEvent.Added<>(configMap("a", "three", "11")));
+        await().until(() -> recorder.events.contains("add a/three"));
+        assertThat(recorder.events).containsExactly("add a/one initial", "add a/two initial", "add a/three");
+        assertThat(informer.indexer().listKeys()).containsExactlyInAnyOrder("a/one", "a/two", "a/three");
+        assertThat(informer.indexer().byIndex("byName", "three")).hasSize(1);
+        assertThat(metrics.processingErrors).containsExactly("configmaps index");
     }
 
     @Test

@@ -43,9 +43,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LeaderElectionChaosIT {
 
-    private static final Duration LEASE = Duration.ofSeconds(3);
-    private static final Duration RENEW = Duration.ofSeconds(2);
-    private static final Duration RETRY = Duration.ofMillis(500);
+    // Short, so that 100 trials fit in a few minutes; the guarantees do not depend on the durations.
+    private static final Duration LEASE = Duration.ofSeconds(2);
+    private static final Duration RENEW = Duration.ofMillis(1500);
+    private static final Duration RETRY = Duration.ofMillis(300);
     private static final int TRIALS = Integer.getInteger("chaos.trials", 1);
     private static final String LEASE_NAME = "chaos";
     private static final List<String> IDS = List.of("c1", "c2", "c3");
@@ -76,7 +77,7 @@ class LeaderElectionChaosIT {
     @AfterAll
     static void stopCandidates() throws IOException {
         processes.values().forEach(process -> {
-            LeaderElectionIT.signal("CONT", process.pid());
+            signal("CONT", process.pid());
             process.destroyForcibly();
         });
         proxies.values().forEach(FaultProxy::close);
@@ -220,13 +221,13 @@ class LeaderElectionChaosIT {
     @Test
     @Order(3)
     void slowReadsOnTheCandidatesNeverShortenTheLeadersLease() throws Exception {
-        // Each read of the Lease by a candidate answers 2.5 s late: longer than lease - renew deadline.
-        trials("slow reads on the candidates (2.5 s per Lease response)", false, leader -> {
+        // Each read of the Lease by a candidate answers 1 s late: twice the lease minus the renew deadline.
+        trials("slow reads on the candidates (1 s per Lease response)", false, leader -> {
             List<Injection> slow = new ArrayList<>();
             proxies.forEach((id, proxy) -> {
                 if (!id.equals(leader)) {
                     slow.add(proxy.inject(leaseRequests().method("GET"), Fault.latency(Duration.ZERO,
-                            Duration.ofMillis(2500))));
+                            Duration.ofSeconds(1))));
                 }
             });
             return () -> slow.forEach(Injection::remove);
@@ -238,8 +239,8 @@ class LeaderElectionChaosIT {
     void aLeaderPausedPastItsLeaseDoesNotActWhenItResumes() throws Exception {
         trials("SIGSTOP of the leader past the lease, then SIGCONT", true, leader -> {
             long pid = processes.get(leader).pid();
-            LeaderElectionIT.signal("STOP", pid);
-            return () -> LeaderElectionIT.signal("CONT", pid);
+            signal("STOP", pid);
+            return () -> signal("CONT", pid);
         });
     }
 
@@ -248,15 +249,38 @@ class LeaderElectionChaosIT {
     void aKilledLeaderIsReplacedWithinTheLeasePlusARetry() throws Exception {
         trials("kill -9 of the leader", true, leader -> {
             processes.get(leader).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            return () -> {
-                try {
-                    Files.writeString(logs().resolve(leader + ".log"), "--- restarted after kill -9\n",
-                            StandardOpenOption.APPEND, StandardOpenOption.CREATE);
-                    launch(leader);
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            };
+            return () -> relaunch(leader, "kill -9");
         });
+    }
+
+    @Test
+    @Order(6)
+    void aLeaderShutDownGracefullyReleasesTheLeaseAndAnotherLeadsAtOnce() throws Exception {
+        trials("SIGTERM of the leader (graceful shutdown releases the lease)", true, leader -> {
+            Process process = processes.get(leader);
+            process.destroy();
+            assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
+            return () -> relaunch(leader, "SIGTERM");
+        });
+    }
+
+    private static void relaunch(String id, String after) {
+        try {
+            Files.writeString(logs().resolve(id + ".log"), "--- restarted after " + after + "\n",
+                    StandardOpenOption.APPEND, StandardOpenOption.CREATE);
+            launch(id);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void signal(String signal, long pid) {
+        try {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor(10, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

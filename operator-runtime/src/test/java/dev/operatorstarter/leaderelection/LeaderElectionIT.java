@@ -11,21 +11,18 @@ import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** Leader election on a real Lease: in one JVM, and across three JVM processes that are killed and paused. */
+/**
+ * Leader election on a real Lease, in one JVM. Three candidates in JVM processes of their own, killed,
+ * paused, shut down and cut off, are {@link LeaderElectionChaosIT}'s.
+ */
 @KubernetesTest
 class LeaderElectionIT {
 
@@ -127,96 +124,4 @@ class LeaderElectionIT {
         assertThat(registry.get("leader.election.master.status").tag("name", "a").gauge().value()).isZero();
     }
 
-    @Test
-    void threeProcessesNeverActAsLeaderAtTheSameTimeThroughKillPauseAndShutdown(TestNamespace namespace,
-            @TempDir Path folder) throws Exception {
-        Map<String, Process> processes = new LinkedHashMap<>();
-        Map<String, Path> outputs = new LinkedHashMap<>();
-        try {
-            for (String id : List.of("p1", "p2", "p3")) {
-                Path output = logs().resolve(id + ".moments");
-                Files.deleteIfExists(output);
-                outputs.put(id, output);
-                processes.put(id, new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-cp", System.getProperty("java.class.path"), LeaderElectionProcess.class.getName(),
-                        cluster.kubeconfig().toString(), namespace.name(), "shared", id, output.toString(),
-                        Long.toString(LEASE.toMillis()), Long.toString(RENEW.toMillis()),
-                        Long.toString(RETRY.toMillis()))
-                        .redirectErrorStream(true).redirectOutput(logs().resolve(id + ".log").toFile()).start());
-            }
-            String first = awaitLeaderActing(namespace.name(), processes, outputs, "");
-
-            // kill -9 the leader: another acts within the lease duration plus a couple of retry periods.
-            processes.get(first).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            long killed = System.currentTimeMillis();
-            String second = awaitLeaderActing(namespace.name(), processes, outputs, first);
-            long takeover = ActingLog.firstMomentAfter(outputs.get(second), killed) - killed;
-            System.out.printf("kill -9 of %s: %s acted %d ms later (lease %d ms, retry %d ms)%n", first, second,
-                    takeover, LEASE.toMillis(), RETRY.toMillis());
-            // A candidate sees the last renewal up to a (jittered) retry period late and takes over when
-            // the lease, counted from then, runs out: lease + retry, plus 1 s for scheduling three JVMs
-            // on a small machine.
-            assertThat(takeover).as("ms from kill -9 to the next leader acting")
-                    .isLessThan(LEASE.plus(RETRY).plusSeconds(1).toMillis());
-
-            // SIGSTOP the leader for longer than the lease, then SIGCONT: the third takes over, and the
-            // paused one does not act again when it resumes.
-            long pid = processes.get(second).pid();
-            signal("STOP", pid);
-            String third = awaitLeaderActing(namespace.name(), processes, outputs, second);
-            signal("CONT", pid);
-            long resumed = System.currentTimeMillis();
-            await().atMost(Duration.ofSeconds(20)).until(() -> holder(namespace.name(), "shared").equals(third)
-                    && ActingLog.lastMoment(outputs.get(third)) > resumed + RETRY.toMillis() * 4);
-
-            // Graceful shutdown (SIGTERM): the lease is released and the paused-then-resumed process takes over fast.
-            processes.get(third).destroy();
-            long stopped = System.currentTimeMillis();
-            assertThat(processes.get(third).waitFor(20, TimeUnit.SECONDS)).isTrue();
-            String fourth = awaitLeaderActing(namespace.name(), processes, outputs, third);
-            assertThat(fourth).isEqualTo(second);
-            long handover = ActingLog.firstMomentAfter(outputs.get(fourth), stopped) - stopped;
-            System.out.printf("SIGTERM of %s: %s acted %d ms later%n", third, fourth, handover);
-            assertThat(handover).as("ms from SIGTERM to the next leader").isLessThan(LEASE.toMillis());
-        } finally {
-            processes.values().forEach(process -> {
-                signal("CONT", process.pid());
-                process.destroyForcibly();
-            });
-        }
-        // No two processes ever acted at overlapping times.
-        assertThat(ActingLog.overlaps(outputs, 0, Long.MAX_VALUE)).isEmpty();
-        long terms = outputs.values().stream().mapToLong(output -> ActingLog.intervals(output).size()).sum();
-        assertThat(terms).as("terms observed").isGreaterThanOrEqualTo(4);
-    }
-    /** The candidates' output, kept in target/ for a look after a failure. */
-    private static Path logs() throws IOException {
-        return Files.createDirectories(Path.of("target", "leader-election-it"));
-    }
-
-    /** Waits until a process other than {@code previous} holds the lease and has recorded acting. */
-    private static String awaitLeaderActing(String namespace, Map<String, Process> processes, Map<String, Path> outputs,
-            String previous) {
-        long since = System.currentTimeMillis();
-        String[] leader = new String[1];
-        await().atMost(Duration.ofSeconds(40)).until(() -> {
-            String holder = holder(namespace, "shared");
-            if (holder.isEmpty() || holder.equals(previous) || !processes.containsKey(holder)) {
-                return false;
-            }
-            leader[0] = holder;
-            return ActingLog.lastMoment(outputs.get(holder)) >= since;
-        });
-        return leader[0];
-    }
-
-    static void signal(String signal, long pid) {
-        try {
-            new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor(10, TimeUnit.SECONDS);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }

@@ -67,7 +67,9 @@ class StaticSiteOperatorIT {
         assertThat(content.getData()).isEqualTo(HELLO);
         assertOwnedAndApplied(content.getMetadata(), created);
 
-        Deployment deployment = client.appsV1().deployments().inNamespace(namespace.name()).get("hello");
+        // The reconcile applies the content, the Deployment and the Service one after the other.
+        Deployment deployment = await().atMost(WAIT).until(() -> client.appsV1().deployments()
+                .inNamespace(namespace.name()).find("hello"), Optional::isPresent).orElseThrow();
         assertOwnedAndApplied(deployment.getMetadata(), created);
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
         assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations())
@@ -77,7 +79,8 @@ class StaticSiteOperatorIT {
         assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes()).singleElement()
                 .satisfies(volume -> assertThat(volume.getConfigMap().getName()).isEqualTo("hello-content"));
 
-        Service service = client.coreV1().services().inNamespace(namespace.name()).get("hello");
+        Service service = await().atMost(WAIT).until(() -> client.coreV1().services().inNamespace(namespace.name())
+                .find("hello"), Optional::isPresent).orElseThrow();
         assertOwnedAndApplied(service.getMetadata(), created);
         assertThat(service.getSpec().getPorts()).singleElement().satisfies(port -> assertThat(port.getPort()).isEqualTo(80));
 

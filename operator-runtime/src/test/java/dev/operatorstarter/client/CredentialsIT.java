@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.ClientOptions;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
@@ -13,13 +14,22 @@ import dev.operatorstarter.test.TestNamespace;
 import dev.operatorstarter.test.internal.Await;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,9 +100,13 @@ class CredentialsIT {
         return KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null));
     }
 
-    private int runs() throws Exception {
+    private int runs() {
         Path counter = temp.resolve("runs");
-        return Files.exists(counter) ? (int) Files.readAllLines(counter).size() : 0;
+        try {
+            return Files.exists(counter) ? Files.readAllLines(counter).size() : 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test
@@ -164,12 +178,140 @@ class CredentialsIT {
             String before = whoAmI(client);
             // the kubelet rotating a projected token: write aside, then swap in one step
             Path next = Files.writeString(temp.resolve("sa-token.next"), second);
-            Files.move(next, tokenFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(next, tokenFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             Await.condition("the client to use the rotated token", Duration.ofSeconds(20), Duration.ofMillis(100),
                     () -> whoAmI(client).endsWith(":second"));
 
             assertThat(before).isEqualTo("system:serviceaccount:" + namespace + ":first");
+        }
+    }
+
+    @Test
+    void aTokenRevokedRightAfterItsFileRotatedLosesNoRequestUnderLoad() throws Exception {
+        Path tokenFile = Files.writeString(temp.resolve("sa-token"), tokenFor("revoked"));
+        String second = tokenFor("successor");
+        Path kubeconfig = Files.writeString(temp.resolve("config"), cluster()
+                + "users: [{name: u, user: {tokenFile: sa-token}}]\n");
+        // Read every 10 minutes only: the client can learn of the rotation from the 401s alone.
+        ClientOptions options = ClientOptions.builder().tokenFileRefresh(Duration.ofMinutes(10)).build();
+
+        try (KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null), options);
+                KubernetesClient old = KubernetesClient.create(
+                        KubeconfigLoader.load(temp.resolve("revoked.kubeconfig"), null));
+                Load load = new Load(4, () -> client.coreV1().configMaps().inNamespace(namespace).list())) {
+            load.awaitEachWorkerSucceeded(5, "before the rotation");
+
+            Path next = Files.writeString(temp.resolve("sa-token.next"), second);
+            Files.move(next, tokenFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            admin.coreV1().serviceAccounts().inNamespace(namespace).delete("revoked");
+            Await.condition("the server to reject the deleted account's token", Duration.ofSeconds(30),
+                    Duration.ofMillis(100), () -> rejected(old));
+            load.awaitEachWorkerSucceeded(5, "after the old token was rejected");
+            load.stop();
+
+            assertThat(load.failures()).as("requests that failed during the rotation").isEmpty();
+            assertThat(whoAmI(client)).isEqualTo("system:serviceaccount:" + namespace + ":successor");
+        }
+    }
+
+    @Test
+    void anExecTokenExpiringUnderLoadRunsThePluginOncePerExpiryAndLosesNoRequest() throws Exception {
+        Files.writeString(temp.resolve("token"), tokenFor("exec-expiring"));
+        // every token the plugin prints expires 2 s later
+        script("get-token.sh", """
+                echo run >> "$STATE/runs"
+                printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"%s"}}' \
+                  "$(cat "$STATE/token")" "$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%SZ)"
+                """);
+
+        try (KubernetesClient client = execClient("./get-token.sh");
+                Load load = new Load(4, () -> client.coreV1().configMaps().inNamespace(namespace).list())) {
+            load.awaitEachWorkerSucceeded(5, "with the first token");
+            Await.condition("the plugin to have run for three expired tokens", Duration.ofSeconds(30),
+                    Duration.ofMillis(100), () -> runs() >= 4);
+            load.awaitEachWorkerSucceeded(5, "after the third expiry");
+            load.stop();
+            int runs = runs();
+            Duration elapsed = load.elapsed();
+
+            assertThat(load.failures()).as("requests that failed across the expiries").isEmpty();
+            // one run per token lifetime (2 s, less the second the timestamp's truncation may take), not one per worker
+            assertThat(runs).as("plugin runs in %s", elapsed).isLessThanOrEqualTo(2 + (int) elapsed.toSeconds());
+        }
+    }
+
+    private static boolean rejected(KubernetesClient client) {
+        try {
+            client.coreV1().configMaps().inNamespace("default").list();
+            return false;
+        } catch (ApiException.Unauthorized e) {
+            return true;
+        } catch (ApiException.Forbidden e) {
+            return false; // authenticated, not yet rejected
+        }
+    }
+
+    /** Workers that repeat one request until stopped, keeping count of successes and every failure. */
+    private static final class Load implements AutoCloseable {
+        private final ExecutorService workers;
+        private final AtomicLong[] successes;
+        private final List<Throwable> failures = new CopyOnWriteArrayList<>();
+        private final long startedAt = System.nanoTime();
+        private volatile boolean running = true;
+
+        Load(int threads, Runnable request) {
+            workers = Executors.newFixedThreadPool(threads);
+            successes = new AtomicLong[threads];
+            for (int i = 0; i < threads; i++) {
+                AtomicLong count = successes[i] = new AtomicLong();
+                workers.execute(() -> {
+                    while (running) {
+                        try {
+                            request.run();
+                            count.incrementAndGet();
+                        } catch (RuntimeException e) {
+                            failures.add(e);
+                        }
+                    }
+                });
+            }
+        }
+
+        /** Waits until every worker has had {@code more} successes more than now. */
+        void awaitEachWorkerSucceeded(int more, String when) {
+            long[] targets = new long[successes.length];
+            for (int i = 0; i < successes.length; i++) {
+                targets[i] = successes[i].get() + more;
+            }
+            Await.condition("each worker to succeed " + more + " times " + when, Duration.ofSeconds(30),
+                    Duration.ofMillis(20), () -> {
+                        for (int i = 0; i < successes.length; i++) {
+                            if (successes[i].get() < targets[i]) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    });
+        }
+
+        Duration elapsed() {
+            return Duration.ofNanos(System.nanoTime() - startedAt);
+        }
+
+        List<Throwable> failures() {
+            return failures;
+        }
+
+        void stop() throws InterruptedException {
+            running = false;
+            workers.shutdown();
+            assertThat(workers.awaitTermination(30, TimeUnit.SECONDS)).as("load workers stopped").isTrue();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running = false;
+            workers.shutdownNow();
         }
     }
 

@@ -230,6 +230,13 @@ final class BlockingFaultProxy implements FaultProxy {
     }
 
     @Override
+    public void loseConnections() {
+        for (ProxiedConnection connection : connections) {
+            connection.lose();
+        }
+    }
+
+    @Override
     public int openConnections() {
         return connections.size();
     }

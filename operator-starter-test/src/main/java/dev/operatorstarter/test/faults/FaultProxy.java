@@ -37,7 +37,8 @@ import java.net.URI;
  * selects, and stay in place until {@link Injection#remove() removed} or spent; injections are
  * consulted in the order they were made and the first that matches (and has requests left) applies,
  * except {@link Fault#none()}, which only counts. Connection-level faults are switches:
- * {@link #halfOpen(boolean)}, {@link #dropAll(boolean)} and {@link #cutConnections()}. A change
+ * {@link #halfOpen(boolean)}, {@link #dropAll(boolean)}, {@link #cutConnections()} and
+ * {@link #loseConnections()}. A change
  * applies to requests that arrive after it; a request already being forwarded keeps the fault (or
  * none) it started with.
  *
@@ -120,6 +121,14 @@ public interface FaultProxy extends AutoCloseable {
      * served as usual.
      */
     void cutConnections();
+
+    /**
+     * Loses every connection open now, for good, as when a NAT entry or a load balancer's flow
+     * disappears: those connections forward nothing more in either direction and are never closed
+     * by the proxy, so only the client's own stall detection or timeouts end them (a watch stays
+     * silent while the server goes on sending events). New connections are served as usual.
+     */
+    void loseConnections();
 
     /** How many client connections are open through the proxy now. */
     int openConnections();

@@ -70,6 +70,9 @@ final class ProxiedConnection implements Runnable {
     private final List<Socket> sockets = new ArrayList<>();
     private boolean aborted;
 
+    // set by lose(): this connection alone stalls for good, until it is aborted or the client leaves
+    private final Stall lost = new Stall();
+
     // the connection's thread only
     private @Nullable CompletableFuture<Integer> nextByte;
     private @Nullable Link asAdmin;
@@ -87,7 +90,7 @@ final class ProxiedConnection implements Runnable {
     public void run() {
         SSLSocket tls = null;
         try {
-            if (!proxy.stall().pass()) {
+            if (!pass()) {
                 return;
             }
             tls = handshake();
@@ -122,9 +125,24 @@ final class ProxiedConnection implements Runnable {
             aborted = true;
             toClose = List.copyOf(sockets);
         }
+        lost.close();
         for (Socket socket : toClose) {
             closeQuietly(socket);
         }
+    }
+
+    /**
+     * From any thread: from now on this connection forwards nothing more in either direction, and
+     * stays open until the client closes it (or the proxy does), as when the network path of one
+     * connection is lost without a FIN or reset.
+     */
+    void lose() {
+        lost.set(true);
+    }
+
+    /** Waits while the proxy is half-open or this connection is lost; {@code false} once it ended. */
+    private boolean pass() {
+        return proxy.stall().pass() && lost.pass();
     }
 
     /** Closes {@code socket} with a TCP reset (no TLS close_notify, no FIN). */
@@ -191,7 +209,7 @@ final class ProxiedConnection implements Runnable {
             return answer(out, 401, "Unauthorized: the fault proxy forwards a request as the admin only from a client "
                     + "with its client certificate, and as anyone else only with an Authorization header", -1, clientCloses);
         }
-        if (!proxy.stall().pass()) {
+        if (!pass()) {
             return stopped();
         }
         BodyRewrite rewrite = BodyRewrite.of(fault);
@@ -303,7 +321,7 @@ final class ProxiedConnection implements Runnable {
 
     private boolean answer(OutputStream out, int code, String message, long retryAfterSeconds, boolean close)
             throws IOException {
-        if (!proxy.stall().pass()) {
+        if (!pass()) {
             return stopped();
         }
         StatusResponse.write(out, code, message, retryAfterSeconds, close);
@@ -373,14 +391,14 @@ final class ProxiedConnection implements Runnable {
 
     /** Forwards a response unchanged, piece by piece; returns whether its body was read to its end. */
     private boolean pass(HttpHead head, HttpBody body, OutputStream out) throws IOException {
-        if (!proxy.stall().pass()) {
+        if (!pass()) {
             return stopped();
         }
         head.writeTo(out);
         out.flush();
         boolean chunked = body.framing() == HttpBody.Framing.CHUNKED;
         for (byte[] piece = body.next(); piece != null; piece = body.next()) {
-            if (!proxy.stall().pass()) {
+            if (!pass()) {
                 return stopped();
             }
             if (chunked) {
@@ -414,7 +432,7 @@ final class ProxiedConnection implements Runnable {
                 step = piece == null ? rewrite.end() : rewrite.accept(piece);
                 kept.writeBytes(step.write());
             }
-            if (!proxy.stall().pass()) {
+            if (!pass()) {
                 return stopped();
             }
             if (step.action() == BodyRewrite.Action.END) {
@@ -432,7 +450,7 @@ final class ProxiedConnection implements Runnable {
         head.writeTo(out);
         out.flush();
         while (true) {
-            if (!proxy.stall().pass()) {
+            if (!pass()) {
                 return stopped();
             }
             if (step.action() == BodyRewrite.Action.ABORT) {
@@ -481,7 +499,7 @@ final class ProxiedConnection implements Runnable {
         byte[] buffer = new byte[BUFFER];
         try {
             for (int read = from.read(buffer); read >= 0; read = from.read(buffer)) {
-                if (!proxy.stall().pass()) {
+                if (!pass()) {
                     abort();
                     return;
                 }

@@ -435,6 +435,26 @@ class FaultProxyTest {
     }
 
     @Test
+    void aLostConnectionStaysSilentUntilTheClientLeavesWhileNewOnesAreServed() throws Exception {
+        HttpResponse<InputStream> stream = client(proxy.connection())
+                .send(request("/stream").build(), HttpResponse.BodyHandlers.ofInputStream());
+        BufferedReader events = reader(stream);
+        assertThat(events.readLine()).isEqualTo("{\"n\":1}");
+
+        proxy.loseConnections();
+        secondEvent.countDown();
+        CompletableFuture<String> second = CompletableFuture.supplyAsync(() -> readLine(events));
+
+        assertThat(send(client(proxy.connection()), request("/list")).statusCode()).isEqualTo(200);
+        assertThatThrownBy(() -> second.get(300, TimeUnit.MILLISECONDS)).as("the lost stream's next event")
+                .isInstanceOf(TimeoutException.class);
+        int open = proxy.openConnections();
+        stream.body().close(); // not the reader: the pending read holds its lock
+        Eventually.await("the lost connection to end once its client left", WAIT,
+                () -> proxy.openConnections() == open - 1);
+    }
+
+    @Test
     void dropAllCutsOpenConnectionsAndResetsNewOnesUntilSwitchedOff() throws Exception {
         BufferedReader events = reader(client(proxy.connection())
                 .send(request("/stream").build(), HttpResponse.BodyHandlers.ofInputStream()));

@@ -4,21 +4,25 @@ import dev.operatorstarter.benchmarks.Subject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The figures of a chaos run, as Markdown: one table per scenario, one row per subject. Times are
  * median / max over the trials; a trial with no event after the fault within the recovery timeout
  * counts as the timeout, and the row says how many did; convergence times are over the trials
- * that converged, and the row says how many did not.
+ * that converged, and the row says how many did not. A subject left out of a scenario's last
+ * trials (after failing several in a row) shows fewer trials, and says so.
  */
 final class ChaosReport {
 
     private final Map<String, List<TrialResult>> results = new LinkedHashMap<>();
     private final Map<String, String> descriptions = new LinkedHashMap<>();
+    private final Map<String, Set<Subject>> leftOut = new LinkedHashMap<>();
     private final Duration recoveryTimeout;
     private final Duration convergeTimeout;
 
@@ -28,7 +32,13 @@ final class ChaosReport {
     }
 
     synchronized void add(Scenario scenario, List<TrialResult> trials) {
+        add(scenario, trials, Set.of());
+    }
+
+    /** As {@link #add(Scenario, List)}, where the {@code leftOut} subjects were left out of the last trials. */
+    synchronized void add(Scenario scenario, List<TrialResult> trials, Set<Subject> leftOut) {
         descriptions.put(scenario.name(), scenario.description());
+        this.leftOut.computeIfAbsent(scenario.name(), s -> new HashSet<>()).addAll(leftOut);
         results.computeIfAbsent(scenario.name(), s -> new ArrayList<>()).addAll(trials);
     }
 
@@ -42,13 +52,14 @@ final class ChaosReport {
                     + "| requests faulted per trial (median / max) | tombstones |\n|---|---|---|---|---|---|---|---|\n");
             Map<Subject, List<TrialResult>> bySubject = new LinkedHashMap<>();
             trials.forEach(trial -> bySubject.computeIfAbsent(trial.subject(), s -> new ArrayList<>()).add(trial));
-            bySubject.forEach((subject, rows) -> out.append(row(subject, rows)));
+            bySubject.forEach((subject, rows) -> out.append(row(subject, rows,
+                    leftOut.getOrDefault(scenario, Set.of()).contains(subject))));
             out.append('\n');
         });
         return out.toString();
     }
 
-    private String row(Subject subject, List<TrialResult> rows) {
+    private String row(Subject subject, List<TrialResult> rows, boolean leftOut) {
         long passed = rows.stream().filter(TrialResult::passed).count();
         List<Long> recoveries = new ArrayList<>();
         int timedOut = 0;
@@ -63,7 +74,9 @@ final class ChaosReport {
         }
         String recovery = seconds(recoveries) + (timedOut == 0 ? ""
                 : " (" + timedOut + " with none within " + recoveryTimeout.toSeconds() + " s)");
-        return "| " + label(subject) + " | " + rows.size() + " | " + (passed == rows.size() ? passed : "**" + passed + "**")
+        String trials = rows.size() + (leftOut
+                ? " (then left out after " + InformerChaos.LEAVE_OUT_AFTER + " failures in a row)" : "");
+        return "| " + label(subject) + " | " + trials + " | " + (passed == rows.size() ? passed : "**" + passed + "**")
                 + " | " + recovery + " | " + converged(rows) + " | "
                 + counts(rows.stream().map(TrialResult::lists).toList()) + " | "
                 + counts(rows.stream().map(TrialResult::faulted).toList()) + " | "

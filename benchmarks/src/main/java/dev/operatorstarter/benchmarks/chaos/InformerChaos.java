@@ -43,13 +43,18 @@ import org.slf4j.LoggerFactory;
  * server no longer has was last delivered as a delete; resume the churn. The subjects live for the
  * whole run, so a client whose backoff outlives the gap between trials (a few seconds) carries it
  * into the next trial, as it would under repeated faults. A subject that fails a trial is
- * restarted (a fresh JVM, synced) before the next one, so one failure does not fail the rest.
+ * restarted (a fresh JVM, synced) before the next one, so one failure does not fail the rest. A
+ * subject with no event after the fault within the recovery timeout has failed: its convergence
+ * is not waited for. A subject that failed {@value #LEAVE_OUT_AFTER} trials of a scenario in a row
+ * is left out of that scenario's remaining trials (the report says so), which bounds the run's time
+ * when a peer never recovers from a fault.
  */
 public final class InformerChaos implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(InformerChaos.class);
     private static final String NAMESPACE = "chaos";
     private static final Duration POLL = Duration.ofMillis(50);
+    static final int LEAVE_OUT_AFTER = 3;
 
     private final ChaosOptions options;
     private final LocalApiServer server;
@@ -126,18 +131,33 @@ public final class InformerChaos implements AutoCloseable {
     /** Runs the scenario's trials; returns every subject's result of every trial (and keeps them for the report). */
     List<TrialResult> run(Scenario scenario) throws Exception {
         List<TrialResult> results = new ArrayList<>();
+        Map<SubjectProcess, Integer> failedInARow = new HashMap<>();
         for (int trial = 1; trial <= options.trials(); trial++) {
-            List<TrialResult> trialResults = trial(scenario, trial);
-            trialResults.forEach(result -> log.info("{}: {}", scenario.name(), result.summary()));
+            List<SubjectProcess> measured = subjects.stream()
+                    .filter(subject -> failedInARow.getOrDefault(subject, 0) < LEAVE_OUT_AFTER).toList();
+            List<TrialResult> trialResults = trial(scenario, trial, measured);
+            for (int i = 0; i < measured.size(); i++) {
+                TrialResult result = trialResults.get(i);
+                SubjectProcess subject = measured.get(i);
+                log.info("{}: {}", scenario.name(), result.summary());
+                int failures = result.passed() ? 0 : failedInARow.getOrDefault(subject, 0) + 1;
+                failedInARow.put(subject, failures);
+                if (failures == LEAVE_OUT_AFTER) {
+                    log.info("{}: {} left out of the remaining trials after {} failures in a row", scenario.name(),
+                            subject.subject(), LEAVE_OUT_AFTER);
+                }
+            }
             results.addAll(trialResults);
         }
-        report.add(scenario, results);
+        report.add(scenario, results, subjects.stream()
+                .filter(subject -> failedInARow.getOrDefault(subject, 0) >= LEAVE_OUT_AFTER)
+                .map(SubjectProcess::subject).collect(Collectors.toSet()));
         return results;
     }
 
-    private List<TrialResult> trial(Scenario scenario, int trial) throws Exception {
+    private List<TrialResult> trial(Scenario scenario, int trial, List<SubjectProcess> subjects) throws Exception {
         churn.resume();
-        awaitCurrent(System.currentTimeMillis());
+        awaitCurrent(System.currentTimeMillis(), subjects);
         Map<SubjectProcess, Long> listsBefore = new HashMap<>();
         subjects.forEach(subject -> listsBefore.put(subject, subject.lists()));
         long started = System.currentTimeMillis();
@@ -146,7 +166,7 @@ public final class InformerChaos implements AutoCloseable {
         scenario.play().on(targets);
         long faultEnded = System.currentTimeMillis();
 
-        Map<SubjectProcess, OptionalLong> recoveries = awaitFirstEventAfter(faultEnded);
+        Map<SubjectProcess, OptionalLong> recoveries = awaitFirstEventAfter(faultEnded, subjects);
         churn.pause();
         long stopped = System.currentTimeMillis();
         Map<SubjectProcess, Long> converged = new HashMap<>();
@@ -156,7 +176,7 @@ public final class InformerChaos implements AutoCloseable {
         do {
             Map<String, Long> listed = serverState();
             for (SubjectProcess subject : subjects) {
-                if (converged.containsKey(subject) || subject.stopped().isPresent()) {
+                if (converged.containsKey(subject) || gaveUp(subject, recoveries)) {
                     continue;
                 }
                 differences.put(subject, CacheCheck.differences(subject.snapshot(Duration.ofSeconds(10)), listed));
@@ -166,7 +186,7 @@ public final class InformerChaos implements AutoCloseable {
                     converged.put(subject, System.currentTimeMillis() - stopped);
                 }
             }
-            if (subjects.stream().allMatch(subject -> converged.containsKey(subject) || subject.stopped().isPresent())) {
+            if (subjects.stream().allMatch(subject -> converged.containsKey(subject) || gaveUp(subject, recoveries))) {
                 break;
             }
             Thread.sleep(POLL.toMillis() * 2);
@@ -178,6 +198,9 @@ public final class InformerChaos implements AutoCloseable {
         for (SubjectProcess subject : subjects) {
             boolean ok = converged.containsKey(subject);
             List<String> different = new ArrayList<>(differences.getOrDefault(subject, List.of()));
+            if (recoveries.get(subject).isEmpty() && !differences.containsKey(subject)) {
+                different.add("no event after the fault within " + options.recoveryTimeout().toSeconds() + " s");
+            }
             subject.stopped().ifPresent(reason -> different.add(0, "the informer stopped by itself: " + reason));
             results.add(new TrialResult(subject.subject(), trial, ok ? List.of() : different,
                     ok ? List.of() : undelivered.getOrDefault(subject, List.of()), recoveries.get(subject),
@@ -194,8 +217,13 @@ public final class InformerChaos implements AutoCloseable {
         return results;
     }
 
+    /** Stopped by itself, or delivered nothing after the fault within the recovery timeout: not waited for. */
+    private static boolean gaveUp(SubjectProcess subject, Map<SubjectProcess, OptionalLong> recoveries) {
+        return subject.stopped().isPresent() || recoveries.get(subject).isEmpty();
+    }
+
     /** Waits until every subject has delivered a change written at or after {@code millis}, for up to the recovery timeout. */
-    private void awaitCurrent(long millis) throws InterruptedException {
+    private void awaitCurrent(long millis, List<SubjectProcess> subjects) throws InterruptedException {
         OptionalLong version = awaitWriteAfter(millis);
         long deadline = System.currentTimeMillis() + options.recoveryTimeout().toMillis();
         for (SubjectProcess subject : subjects) {
@@ -219,7 +247,8 @@ public final class InformerChaos implements AutoCloseable {
     }
 
     /** Each subject's time from {@code faultEnded} to its first event carrying a change written after it. */
-    private Map<SubjectProcess, OptionalLong> awaitFirstEventAfter(long faultEnded) throws InterruptedException {
+    private Map<SubjectProcess, OptionalLong> awaitFirstEventAfter(long faultEnded, List<SubjectProcess> subjects)
+            throws InterruptedException {
         Map<SubjectProcess, OptionalLong> recoveries = new LinkedHashMap<>();
         OptionalLong version = awaitWriteAfter(faultEnded);
         long deadline = faultEnded + options.recoveryTimeout().toMillis();

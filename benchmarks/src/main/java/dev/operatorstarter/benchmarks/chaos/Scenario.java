@@ -96,7 +96,7 @@ record Scenario(String name, String description, Play play) {
     /** Every scenario, in the order the runs play them. */
     static List<Scenario> all() {
         return List.of(restart(), compaction(), hungWatch(), cutStreams(), tooManyRequestsOnLists(),
-                unavailableOnLists(), malformedWatches());
+                unavailableOnLists(), malformedWatches(), lostConnections());
     }
 
     /** kube-apiserver stopped (SIGTERM) and started again; etcd keeps running. */
@@ -169,6 +169,20 @@ record Scenario(String name, String description, Play play) {
         return new Scenario("malformed watch events", "open connections cut, then for the fault time every new watch's third "
                 + "event replaced by a line that starts like JSON and is not", targets -> during(targets, targets.collection().watchesOnly(),
                         Fault.malformedAfterEvents(2)));
+    }
+
+    /**
+     * Every connection open now lost for good (see {@link FaultProxy#loseConnections()}): an open
+     * watch goes silent while the server goes on writing to it, and nothing ever closes it; new
+     * connections are served. The fault ends at once: only a client that notices the silence
+     * reconnects. The failed trials' subjects are restarted, which ends their lost connections.
+     */
+    static Scenario lostConnections() {
+        return new Scenario("lost connections (stall detection)", "every connection open now lost for good (no FIN, no "
+                + "reset, nothing forwarded either way) while the server goes on; new connections served. Only a "
+                + "client that notices the silence reconnects (ours here with a stall timeout of "
+                + ChaosSubject.OURS_STALL_TIMEOUT.toSeconds() + " s; its default is 3 min)",
+                targets -> targets.eachProxy(FaultProxy::loseConnections));
     }
 
     /** The fault for new requests, and the open connections cut so that the watches are made again under it. */

@@ -6,6 +6,7 @@ import dev.operatorstarter.benchmarks.Subject;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ChaosReportTest {
@@ -31,5 +32,20 @@ class ChaosReportTest {
                 .contains("| ours | 3 | 3 | 2.00 / 3.00 s | 0.08 / 0.12 s | 1 / 2 | 2 / 2 | 3 |")
                 .contains("| fabric8 8.0.0 | 2 | **1** | 15.25 / 30.00 s (1 with none within 30 s) "
                         + "| 0.04 / 0.04 s (1 never within 20 s) | 3 / 4 | 2 / 2 | 2 |");
+    }
+
+    @Test
+    void aSubjectLeftOutOfTheLastTrialsSaysSo() {
+        ChaosReport report = new ChaosReport(Duration.ofSeconds(30), Duration.ofSeconds(20));
+        Scenario scenario = new Scenario("lost connections", "connections lost", targets -> { });
+
+        report.add(scenario, List.of(
+                trial(Subject.OURS, 1, true, OptionalLong.of(5000), 0),
+                trial(Subject.OFFICIAL, 1, false, OptionalLong.empty(), 0),
+                trial(Subject.OURS, 2, true, OptionalLong.of(5000), 0)), Set.of(Subject.OFFICIAL));
+
+        assertThat(report.markdown()).contains("| ours | 2 | 2 |")
+                .contains("| " + Subject.OFFICIAL.label() + " | 1 (then left out after " + InformerChaos.LEAVE_OUT_AFTER
+                        + " failures in a row) | **0** |");
     }
 }

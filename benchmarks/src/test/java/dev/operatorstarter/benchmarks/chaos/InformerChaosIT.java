@@ -92,6 +92,15 @@ class InformerChaosIT {
         everyTrialOfOursPasses(Scenario.malformedWatches());
     }
 
+    @Test
+    @Order(8)
+    void afterItsConnectionIsLostWithoutAWordOurInformerNoticesTheSilenceAndItsCacheEqualsTheServer() throws Exception {
+        List<TrialResult> results = everyTrialOfOursPasses(Scenario.lostConnections());
+
+        assertThat(results.stream().filter(r -> r.subject() == Subject.OURS))
+                .allSatisfy(r -> assertThat(r.recoveryMillis()).as(r.summary()).isPresent());
+    }
+
     private static List<TrialResult> everyTrialOfOursPasses(Scenario scenario) throws Exception {
         List<TrialResult> results = chaos.run(scenario);
 

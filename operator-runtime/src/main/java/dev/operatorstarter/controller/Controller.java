@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -194,16 +195,18 @@ public final class Controller<T extends HasMetadata> {
                 registrations.add(register(watch, fresh));
             }
             awaitSynced();
-            if (!options.reconcileTimeout().isZero()) {
-                timeouts = Executors.newSingleThreadScheduledExecutor(task -> {
-                    Thread thread = new Thread(task, "controller-" + name() + "-timeouts");
-                    thread.setDaemon(true);
-                    return thread;
-                });
-            }
+            // Each run's workers get the run's own timer, as they get its queue: a worker that
+            // outlives stop() never reads a field another run has since replaced.
+            ScheduledExecutorService runTimeouts = options.reconcileTimeout().isZero() ? null
+                    : Executors.newSingleThreadScheduledExecutor(task -> {
+                        Thread thread = new Thread(task, "controller-" + name() + "-timeouts");
+                        thread.setDaemon(true);
+                        return thread;
+                    });
+            timeouts = runTimeouts;
             options.metrics().started(name(), options.workers());
             for (int i = 0; i < options.workers(); i++) {
-                Thread worker = options.threadFactory().newThread(() -> work(fresh, runStopping, mayReconcile));
+                Thread worker = options.threadFactory().newThread(() -> work(fresh, runStopping, mayReconcile, runTimeouts));
                 worker.setName("controller-" + name() + "-worker-" + i);
                 workers.add(worker);
                 worker.start();
@@ -326,7 +329,8 @@ public final class Controller<T extends HasMetadata> {
     }
 
     /** A worker's loop: it ends only when its queue has shut down and has nothing more to hand out. */
-    private void work(RateLimitingQueue<Request> source, AtomicBoolean stopping, BooleanSupplier mayReconcile) {
+    private void work(RateLimitingQueue<Request> source, AtomicBoolean stopping, BooleanSupplier mayReconcile,
+            @Nullable ScheduledExecutorService timeouts) {
         while (true) {
             Optional<Request> next;
             try {
@@ -343,7 +347,7 @@ public final class Controller<T extends HasMetadata> {
             Request request = next.get();
             try {
                 if (!stopping.get()) {
-                    process(source, request, mayReconcile);
+                    process(source, request, mayReconcile, timeouts);
                 }
             } finally {
                 Thread.interrupted(); // an interrupt a reconcile left set belongs to that reconcile
@@ -352,7 +356,8 @@ public final class Controller<T extends HasMetadata> {
         }
     }
 
-    private void process(RateLimitingQueue<Request> source, Request request, BooleanSupplier mayReconcile) {
+    private void process(RateLimitingQueue<Request> source, Request request, BooleanSupplier mayReconcile,
+            @Nullable ScheduledExecutorService timeouts) {
         if (writes.isStale(request, cached(request))) {
             long now = System.nanoTime();
             long since = staleSince.computeIfAbsent(request, r -> now);
@@ -377,7 +382,7 @@ public final class Controller<T extends HasMetadata> {
                 source.addAfter(request, GATE_RETRY);
                 return;
             }
-            reconcile(source, request);
+            reconcile(source, request, timeouts);
         } finally {
             reconciling.remove(request);
         }
@@ -392,7 +397,8 @@ public final class Controller<T extends HasMetadata> {
         }
     }
 
-    private void reconcile(RateLimitingQueue<Request> source, Request request) {
+    private void reconcile(RateLimitingQueue<Request> source, Request request,
+            @Nullable ScheduledExecutorService timeouts) {
         MDC.put("controller", name());
         MDC.put("namespace", request.namespace());
         MDC.put("name", request.name());
@@ -470,7 +476,11 @@ public final class Controller<T extends HasMetadata> {
             Timeout armed = new Timeout();
             if (scheduler != null && !timeout.isZero()) {
                 Thread worker = Thread.currentThread();
-                armed.task = scheduler.schedule(() -> armed.expire(worker), timeout.toNanos(), TimeUnit.NANOSECONDS);
+                try {
+                    armed.task = scheduler.schedule(() -> armed.expire(worker), timeout.toNanos(), TimeUnit.NANOSECONDS);
+                } catch (RejectedExecutionException e) {
+                    // the run stopped: this worker outlived its drain and is about to be interrupted
+                }
             }
             return armed;
         }

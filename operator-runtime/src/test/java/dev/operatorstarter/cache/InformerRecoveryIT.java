@@ -190,30 +190,6 @@ class InformerRecoveryIT {
         }
     }
 
-    /**
-     * Informers with the default options, as a service account (so they meet the restarted
-     * server's authorizer as an operator does), while an admin creates a ConfigMap every 50 ms:
-     * each delivers the first write the restarted server accepted, without a relist (with the
-     * watch cache off, etcd still holds the versions they watch from). The time it took is logged;
-     * {@link RecoveryMeasurement} measures it over many restarts (figures in docs/informers.md).
-     */
-    @Test
-    void afterAnApiServerRestartInformersWithTheDefaultOptionsReconnectPromptlyWithoutARelist(
-            @org.junit.jupiter.api.io.TempDir java.nio.file.Path folder) {
-        server = LocalApiServer.start(LocalApiServerOptions.builder().apiServerArg("--watch-cache=false").build());
-        try (RecoveryMeasurement.Setup setup = RecoveryMeasurement.Setup.start(server, folder, 2)) {
-            RecoveryMeasurement.Restart restart = RecoveryMeasurement.Restart.run(server, setup);
-            org.slf4j.LoggerFactory.getLogger(InformerRecoveryIT.class).info(
-                    "first event after the restarted server answered: {} ms; errors seen: {}",
-                    restart.delays().stream().map(Duration::toMillis).toList(), restart.errors());
-            assertThat(restart.delays()).hasSize(2);
-            assertThat(restart.relists()).as("relists").isZero();
-            assertThat(restart.errors().keySet()).as("the stream was cut mid-way and reopened")
-                    .anySatisfy(error -> assertThat(error).contains("(having reached"));
-            setup.probes.forEach(probe -> assertThat(probe.informer.isWatching()).isTrue());
-        }
-    }
-
     @Test
     void aResourceVersionExpiredByCompactionLeadsToOneRelistNotALoop() throws Exception {
         ResourceClient<ConfigMap> configMaps = start(LocalApiServerOptions.builder()

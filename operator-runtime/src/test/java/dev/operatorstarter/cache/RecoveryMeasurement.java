@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * <pre>mvn -B -o -pl operator-runtime -am test -Dtest=RecoveryMeasurement -Dsurefire.failIfNoSpecifiedTests=false -Drecovery.restarts=5</pre>
  * The informers run as a service account (so they meet the restarted server's authorizer as an
  * operator in a pod does); a writer, as admin, creates a ConfigMap every 50 ms throughout.
- * {@link InformerRecoveryIT} uses the same pieces for one restart.
+ * The default build checks one restart with the watch cache off in the benchmarks module's
+ * {@code InformerChaosIT}.
  */
 class RecoveryMeasurement {
 

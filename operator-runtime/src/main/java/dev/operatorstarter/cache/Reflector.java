@@ -27,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Signal;
 import reactor.core.publisher.Sinks;
 
 /**
@@ -388,14 +389,24 @@ public final class Reflector<T extends HasMetadata> {
         int count = 0;
         int delivered = 0; // events other than errors: proof that the watch opened
         metrics.watchStarted(name);
-        Flux<WatchEvent<T>> guarded = events
+        // Materialized, so that an error comes after the events decoded before it: a blocking
+        // stream would throw it as soon as it arrived, dropping the events still queued.
+        Flux<Signal<WatchEvent<T>>> guarded = events
                 .doOnSubscribe(subscription -> watching = true)
                 .timeout(options.stallTimeout())
-                .takeUntilOther(stopSignal.asMono());
-        try (Stream<WatchEvent<T>> stream = guarded.toStream(64)) {
-            Iterator<WatchEvent<T>> iterator = stream.iterator();
+                .takeUntilOther(stopSignal.asMono())
+                .materialize();
+        try (Stream<Signal<WatchEvent<T>>> stream = guarded.toStream(64)) {
+            Iterator<Signal<WatchEvent<T>>> iterator = stream.iterator();
             while (iterator.hasNext()) {
-                WatchEvent<T> event = iterator.next();
+                Signal<WatchEvent<T>> signal = iterator.next();
+                if (signal.isOnError()) {
+                    throw Exceptions.propagate(signal.getThrowable());
+                }
+                if (!signal.isOnNext()) {
+                    break; // completed
+                }
+                WatchEvent<T> event = signal.get();
                 count++;
                 metrics.watchEvent(name, typeOf(event));
                 if (event instanceof WatchEvent.Error<T> error) {

@@ -254,6 +254,28 @@ class ReflectorTest {
     }
 
     @Test
+    void eventsDecodedJustBeforeABadOneAreDeliveredAndTheWatchIsReopenedAtOnceAfterThem() throws Exception {
+        // Three events arrive in one read and the third is not JSON: the two before it were
+        // decoded, and the error must not overtake them on their way to the reflector's thread.
+        AtomicInteger watches = new AtomicInteger();
+        server.lister = options -> page("10", "");
+        server.watchOverride = options -> watches.incrementAndGet() == 1
+                ? Flux.concat(Flux.just(new WatchEvent.Added<>(configMap("a", "one", "11")),
+                        new WatchEvent.Added<>(configMap("b", "two", "12"))),
+                        Flux.error(new dev.operatorstarter.client.rest.KubernetesClientException(
+                                "GET /api/v1/configmaps returned a body that is not valid JSON: Unexpected character")))
+                : null;
+        startWithLongBackoff();
+        server.nextList();
+
+        assertThat(server.nextWatch().options().resourceVersion()).as("reopened at once, after the two events")
+                .isEqualTo("12");
+        drain();
+        assertThat(indexer.listKeys()).containsExactlyInAnyOrder("a/one", "b/two");
+        assertThat(server.lists).as("no relist").isEmpty();
+    }
+
+    @Test
     void aServerThatCannotBeReachedIsRetriedWithinASecondHoweverLongTheBackoffForErrorsItAnswers() throws Exception {
         AtomicInteger refused = new AtomicInteger();
         server.lister = options -> page("10", "");

@@ -2,6 +2,7 @@ package dev.operatorstarter.cache;
 
 import dev.operatorstarter.client.rest.ApiException;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
@@ -18,9 +19,10 @@ final class Failures {
 
     /**
      * True when the request never got an answer: the connection was refused, could not be made in
-     * time, the TLS handshake got no answer in time, or the connection was closed before any
-     * response. Such attempts cost the server nothing. Other TLS failures are not counted here:
-     * they are more often a configuration error than a server coming back.
+     * time, the TLS handshake got no answer in time or was cut (reset, closed), or the connection
+     * was closed before any response. Such attempts cost the server nothing. Other TLS failures
+     * (a certificate the client does not trust) are not counted here: they are a configuration
+     * error, not a server coming back.
      */
     static boolean unreachable(Throwable error) {
         boolean requestPhase = false;
@@ -28,7 +30,12 @@ final class Failures {
             if (cause instanceof SslHandshakeTimeoutException) {
                 return true; // connected, but nothing answered the handshake: a stopped or hung server
             }
-            if (cause instanceof ApiException || cause instanceof SSLException) {
+            if (cause instanceof SSLException) {
+                // Reset or closed during the handshake: the path to the server broke, as when a
+                // server goes away. A certificate the client rejects is a configuration error.
+                return endedByTheConnection(cause);
+            }
+            if (cause instanceof ApiException) {
                 return false;
             }
             if (cause instanceof ConnectException || cause instanceof NoRouteToHostException
@@ -43,6 +50,15 @@ final class Failures {
             }
         }
         return requestPhase;
+    }
+
+    private static boolean endedByTheConnection(Throwable tlsFailure) {
+        for (Throwable cause = tlsFailure.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause instanceof IOException && !(cause instanceof SSLException)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The delay the server asked for ({@code Retry-After} or {@code retryAfterSeconds}: 429, 503, 504), if any. */

@@ -2,15 +2,14 @@ package dev.operatorstarter.client.rest;
 
 import dev.operatorstarter.client.internal.Json;
 import io.fabric8.kubernetes.api.model.Status;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
-import org.springframework.http.MediaType;
-import org.springframework.http.codec.json.JacksonJsonDecoder;
 import reactor.core.publisher.Flux;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
@@ -19,45 +18,90 @@ import tools.jackson.databind.JsonNode;
 /**
  * Turns the bytes of a watch response, in whatever chunks the network delivers them, into
  * {@link WatchEvent}s as each event completes (events span chunks; a chunk may hold many).
+ * The API server writes one event per line, so each line is decoded on its own: the events before
+ * a malformed one are delivered before its error, however the bytes were chunked.
  * {@link Request#watch} uses it; it is public so the decoding can be measured without a network.
  */
 public final class WatchDecoding {
-
-    private static final JacksonJsonDecoder WATCH_DECODER = watchDecoder();
-    private static final ResolvableType RAW_EVENT = ResolvableType.forClass(RawWatchEvent.class);
 
     private WatchDecoding() {
     }
 
     /**
-     * The events in {@code chunks}, each object decoded as {@code type}. Fails with a
-     * {@link KubernetesClientException} naming {@code source} on a malformed event.
+     * The events in {@code chunks}, each object decoded as {@code type}. Fails on a malformed
+     * event, or a stream that ends in the middle of one, after the events before it: with a
+     * {@link KubernetesClientException} naming {@code source}, or a {@link JacksonException} for
+     * a line that is not JSON (the transport names the request for it).
      */
     public static <T> Flux<WatchEvent<T>> decode(Flux<DataBuffer> chunks, JavaType type, String source) {
-        return WATCH_DECODER.decode(chunks.map(WatchDecoding::onHeap), RAW_EVENT, MediaType.APPLICATION_JSON, Map.of())
-                .map(raw -> WatchDecoding.<T>event((RawWatchEvent) raw, type, source));
+        return Flux.defer(() -> {
+            Lines lines = new Lines();
+            return chunks.concatMapIterable(lines::complete)
+                    .concatWith(Flux.defer(() -> Flux.fromIterable(lines.unfinished())))
+                    .map(line -> WatchDecoding.<T>event(Json.MAPPER.readValue(line, RawWatchEvent.class), type, source));
+        });
     }
 
-    /**
-     * Copies a network chunk to the heap and releases it at once. Spring's Jackson tokenizer
-     * releases a chunk it fails to parse and Reactor then discards (releases) it again; on a
-     * pooled Netty buffer that second release frees memory Netty still uses. A heap copy of each
-     * chunk (never of the whole stream) makes the second release harmless.
-     */
-    private static DataBuffer onHeap(DataBuffer chunk) {
-        try {
-            byte[] bytes = new byte[chunk.readableByteCount()];
-            chunk.read(bytes);
-            return DefaultDataBufferFactory.sharedInstance.wrap(bytes);
-        } finally {
-            DataBufferUtils.release(chunk);
+    /** Splits a byte stream into lines, keeping an unfinished line across chunks; skips blank lines. */
+    private static final class Lines {
+        private byte[] pending = new byte[0];
+        private int pendingLength;
+
+        List<byte[]> complete(DataBuffer chunk) {
+            byte[] bytes;
+            try {
+                bytes = new byte[chunk.readableByteCount()];
+                chunk.read(bytes);
+            } finally {
+                DataBufferUtils.release(chunk);
+            }
+            List<byte[]> lines = new ArrayList<>();
+            int start = 0;
+            for (int i = 0; i < bytes.length; i++) {
+                if (bytes[i] == '\n') {
+                    byte[] line = take(bytes, start, i);
+                    if (!blank(line)) {
+                        lines.add(line);
+                    }
+                    start = i + 1;
+                }
+            }
+            keep(bytes, start, bytes.length);
+            return lines;
         }
-    }
 
-    private static JacksonJsonDecoder watchDecoder() {
-        JacksonJsonDecoder decoder = new JacksonJsonDecoder(Json.MAPPER);
-        decoder.setMaxInMemorySize(-1); // one event may be large (a big Secret or CRD)
-        return decoder;
+        /** What is left once the stream ended: an event without its newline, or the start of one. */
+        List<byte[]> unfinished() {
+            byte[] rest = take(pending, 0, 0);
+            return blank(rest) ? List.of() : List.of(rest);
+        }
+
+        /** The pending bytes followed by {@code bytes[from, to)}; clears the pending ones. */
+        private byte[] take(byte[] bytes, int from, int to) {
+            byte[] line = new byte[pendingLength + to - from];
+            System.arraycopy(pending, 0, line, 0, pendingLength);
+            System.arraycopy(bytes, from, line, pendingLength, to - from);
+            pendingLength = 0;
+            return line;
+        }
+
+        private void keep(byte[] bytes, int from, int to) {
+            int length = to - from;
+            if (pendingLength + length > pending.length) {
+                pending = Arrays.copyOf(pending, Math.max(pendingLength + length, pending.length * 2));
+            }
+            System.arraycopy(bytes, from, pending, pendingLength, length);
+            pendingLength += length;
+        }
+
+        private static boolean blank(byte[] line) {
+            for (byte b : line) {
+                if (b != ' ' && b != '\t' && b != '\r') {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     @SuppressWarnings("unchecked")

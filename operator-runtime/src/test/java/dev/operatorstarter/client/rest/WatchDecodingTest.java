@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Signal;
 
 class WatchDecodingTest {
 
@@ -79,5 +80,51 @@ class WatchDecodingTest {
                 Json.MAPPER.constructType(Pod.class), "GET /api/v1/pods").blockLast())
                 .isInstanceOf(KubernetesClientException.class).hasMessageContaining("GET /api/v1/pods")
                 .hasMessageContaining("without object");
+    }
+
+    /** {@code text} as one chunk, as one network read may deliver several events. */
+    private static Flux<DataBuffer> oneChunk(String text) {
+        return Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static String line(Map<?, ?> event) {
+        return Json.MAPPER.writeValueAsString(event) + "\n";
+    }
+
+    @Test
+    void theEventsBeforeALineThatIsNotJsonArriveBeforeTheError() {
+        String text = line(Map.of("type", "ADDED", "object", pod("a"))) + line(Map.of("type", "ADDED", "object", pod("b")))
+                + "{\"type\":\"MODIFIED\",\"object\": malformed}\n" + line(Map.of("type", "ADDED", "object", pod("c")));
+
+        List<Signal<WatchEvent<Pod>>> signals = WatchDecoding.<Pod>decode(oneChunk(text),
+                Json.MAPPER.constructType(Pod.class), "test").materialize().collectList().block();
+
+        assertThat(signals).hasSize(3);
+        assertThat(signals.get(0).get()).isEqualTo(new WatchEvent.Added<>(pod("a")));
+        assertThat(signals.get(1).get()).isEqualTo(new WatchEvent.Added<>(pod("b")));
+        assertThat(signals.get(2).isOnError()).isTrue();
+    }
+
+    @Test
+    void aStreamThatEndsInTheMiddleOfAnEventFailsAfterTheCompleteOnes() {
+        String text = line(Map.of("type", "ADDED", "object", pod("a"))) + "{\"type\":\"ADDED\",\"obj";
+
+        List<Signal<WatchEvent<Pod>>> signals = WatchDecoding.<Pod>decode(oneChunk(text),
+                Json.MAPPER.constructType(Pod.class), "test").materialize().collectList().block();
+
+        assertThat(signals).hasSize(2);
+        assertThat(signals.get(0).get()).isEqualTo(new WatchEvent.Added<>(pod("a")));
+        assertThat(signals.get(1).isOnError()).as("an event cut short is an error, not the end of the stream").isTrue();
+    }
+
+    @Test
+    void blankLinesBetweenEventsAreIgnored() {
+        String text = "\n" + line(Map.of("type", "ADDED", "object", pod("a"))) + "\r\n\n"
+                + line(Map.of("type", "DELETED", "object", pod("a")));
+
+        List<WatchEvent<Pod>> events = WatchDecoding.<Pod>decode(oneChunk(text), Json.MAPPER.constructType(Pod.class),
+                "test").collectList().block();
+
+        assertThat(events).containsExactly(new WatchEvent.Added<>(pod("a")), new WatchEvent.Deleted<>(pod("a")));
     }
 }

@@ -177,7 +177,10 @@ public final class LocalApiServer implements KubernetesCluster {
                     "--service-cluster-ip-range=10.0.0.0/24",
                     "--endpoint-reconciler-type=none", // a loopback address is not a valid endpoint
                     "--allow-privileged=true",
-                    "--profiling=false"));
+                    "--profiling=false",
+                    // On SIGTERM, end open watches within a second instead of waiting up to 60 s
+                    // for them to finish (they never do): a restart or close takes 3 s, not 13 s.
+                    "--shutdown-watch-termination-grace-period=1s"));
             apiServerArguments.addAll(options.extraApiServerArgs()); // later flags win
             SupervisedProcess apiserver = launch(processes, binaries, Binary.KUBE_APISERVER, layout, apiServerArguments);
             awaitHealthy(apiserver, tls, server.resolve("/readyz"), deadline);

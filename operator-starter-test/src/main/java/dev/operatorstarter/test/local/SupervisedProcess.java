@@ -17,31 +17,36 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>With the supervisor, the process lives exactly as long as the supervisor's standard input is
  * open: {@link #stop} closes it, and so does the kernel when the JVM dies, even by SIGKILL. The
- * supervisor then sends SIGTERM, and SIGKILL after the grace period.
+ * supervisor then sends SIGTERM, and SIGKILL after the process's grace period.
  */
 final class SupervisedProcess {
-
-    private static final Duration SUPERVISOR_GRACE = Duration.ofSeconds(10);
 
     private final String name;
     private final Process process;
     private final Path logFile;
     private final @Nullable OutputStream lifeline;
+    private final Duration supervisorGrace;
 
-    private SupervisedProcess(String name, Process process, Path logFile, @Nullable OutputStream lifeline) {
+    private SupervisedProcess(String name, Process process, Path logFile, @Nullable OutputStream lifeline,
+            Duration supervisorGrace) {
         this.name = name;
         this.process = process;
         this.logFile = logFile;
         this.lifeline = lifeline;
+        this.supervisorGrace = supervisorGrace;
     }
 
-    static SupervisedProcess start(String name, List<String> command, Path logFile, Optional<Path> supervisor)
-            throws IOException {
+    /**
+     * Starts {@code command}; under the supervisor, {@code supervisorGrace} is how long the process
+     * may take to exit after the supervisor's SIGTERM before it gets SIGKILL.
+     */
+    static SupervisedProcess start(String name, List<String> command, Path logFile, Optional<Path> supervisor,
+            Duration supervisorGrace) throws IOException {
         List<String> full = new ArrayList<>();
         supervisor.ifPresent(s -> {
             full.add(s.toString());
             full.add("-grace");
-            full.add(SUPERVISOR_GRACE.toSeconds() + "s");
+            full.add(supervisorGrace.toMillis() + "ms");
             full.add("--");
         });
         full.addAll(command);
@@ -51,7 +56,7 @@ final class SupervisedProcess {
         if (lifeline == null) {
             process.getOutputStream().close();
         }
-        return new SupervisedProcess(name, process, logFile, lifeline);
+        return new SupervisedProcess(name, process, logFile, lifeline, supervisorGrace);
     }
 
     String name() {
@@ -106,7 +111,7 @@ final class SupervisedProcess {
                 } catch (IOException ignored) {
                     // the pipe is already broken: the supervisor is exiting anyway
                 }
-                if (process.waitFor(grace.plus(SUPERVISOR_GRACE).toMillis(), TimeUnit.MILLISECONDS)) {
+                if (process.waitFor(grace.plus(supervisorGrace).toMillis(), TimeUnit.MILLISECONDS)) {
                     return;
                 }
             } else {

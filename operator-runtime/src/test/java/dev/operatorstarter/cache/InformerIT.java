@@ -139,10 +139,10 @@ class InformerIT {
     }
 
     @Test
-    void fiveThousandObjectsSyncByStreamingAndByPagesAndTheCacheMatchesTheServerAfterConcurrentChurn(
+    void twoThousandObjectsSyncByStreamingAndByPagesAndTheCacheMatchesTheServerAfterConcurrentChurn(
             TestNamespace namespace) throws Exception {
         ResourceClient<ConfigMap> configMaps = client.coreV1().configMaps().inNamespace(namespace.name());
-        parallel(5000, 8, i -> configMaps.create(configMap("cm-" + i, "v0")));
+        parallel(2000, 8, i -> configMaps.create(configMap("cm-" + i, "v0")));
 
         Counting streaming = new Counting(ListerWatcher.of(configMaps, LABEL, null));
         Counting paged = new Counting(ListerWatcher.of(configMaps, LABEL, null));
@@ -157,29 +157,29 @@ class InformerIT {
             listed.start();
             await().atMost(SYNC).until(() -> streamed.hasSynced() && listed.hasSynced() && registration.hasSynced());
 
-            assertThat(streamed.indexer().size()).isEqualTo(5000);
-            assertThat(listed.indexer().size()).isEqualTo(5000);
+            assertThat(streamed.indexer().size()).isEqualTo(2000);
+            assertThat(listed.indexer().size()).isEqualTo(2000);
             assertThat(streaming.lists).as("the streaming list needs no list request").hasValue(0);
             assertThat(streaming.watches.get(0).sendInitialEvents()).isTrue();
-            // 5,000 objects in pages of 500; the server may end with an empty page, as it filters
+            // 2,000 objects in pages of 500; the server may end with an empty page, as it filters
             // by label after reading each chunk.
-            assertThat(paged.lists.get()).as("list requests").isBetween(10, 11);
+            assertThat(paged.lists.get()).as("list requests").isBetween(4, 5);
 
             // Churn from 4 threads on disjoint objects: creates, updates and deletes.
             parallel(4, 4, worker -> {
-                for (int i = 0; i < 150; i++) {
-                    int n = worker * 1000 + i;
+                for (int i = 0; i < 100; i++) {
+                    int n = worker * 500 + i;
                     configMaps.create(configMap("new-" + worker + "-" + i, "v1"));
                     ConfigMap existing = configMaps.get("cm-" + n);
                     existing.getData().put("value", "v2");
                     configMaps.update(existing);
-                    configMaps.delete("cm-" + (n + 500));
+                    configMaps.delete("cm-" + (n + 250));
                 }
             });
             Map<String, String> expected = serverState(configMaps);
-            assertThat(expected).hasSize(5000);
+            assertThat(expected).hasSize(2000);
             await().atMost(SYNC).until(() -> cacheState(streamed).equals(expected) && cacheState(listed).equals(expected));
-            await().atMost(SYNC).until(() -> history.events.get() == 5000 + 600 + 600 + 600);
+            await().atMost(SYNC).until(() -> history.events.get() == 2000 + 400 + 400 + 400);
             assertThat(history.duplicates).as("no object was added twice").isEmpty();
             assertThat(history.present.keySet()).isEqualTo(expected.keySet());
             assertThat(streamed.isWatching()).isTrue();

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -129,15 +130,15 @@ final class ExecCredentialPlugin {
                     + (exec.installHint().isBlank() ? "" : "\n" + exec.installHint()), e);
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        StreamReader stdout = StreamReader.start(process.getInputStream(), Integer.MAX_VALUE, "stdout");
-        StreamReader stderr = StreamReader.start(process.getErrorStream(), STDERR_LIMIT, "stderr");
+        StreamPump stdout = StreamPump.start(process.getInputStream(), Integer.MAX_VALUE, "stdout");
+        StreamPump stderr = StreamPump.start(process.getErrorStream(), STDERR_LIMIT, "stderr");
         try {
             process.getOutputStream().close(); // no standard input: never interactive
             if (!process.waitFor(remaining(deadline), TimeUnit.NANOSECONDS)) {
                 throw new ConfigException(name + " did not finish within " + timeout.toMillis() + " ms");
             }
-            byte[] output = stdout.await(remaining(deadline), name);
-            String errors = new String(stderr.await(remaining(deadline), name), StandardCharsets.UTF_8).strip();
+            byte[] output = stdout.finish();
+            String errors = new String(stderr.finish(), StandardCharsets.UTF_8).strip();
             if (process.exitValue() != 0) {
                 throw new ConfigException(name + " exited with code " + process.exitValue()
                         + (errors.isEmpty() ? "" : "; its standard error ends with:\n" + errors));
@@ -162,67 +163,86 @@ final class ExecCredentialPlugin {
         return Math.max(0, deadline - System.nanoTime());
     }
 
-    /** Reads one of the plugin's output streams on a thread of its own, keeping at most {@code limit} bytes (the end). */
-    private static final class StreamReader {
+    /**
+     * Moves one of the plugin's output streams into memory while the plugin runs, keeping at most
+     * {@code limit} bytes (the end), so that a plugin with much to say never blocks on a full pipe.
+     * It only reads what is available and never waits in a read: once the plugin has exited,
+     * everything it wrote is in the pipe and {@link #finish} takes it at once. Waiting for the end
+     * of the stream instead would wait for any child the plugin left running with the pipe open.
+     */
+    private static final class StreamPump {
+        private static final long POLL_MILLIS = 5;
+
         private final InputStream in;
         private final int limit;
         private final Thread thread;
+        private final byte[] buffer = new byte[8192];
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private volatile boolean stopped;
         private volatile @Nullable IOException failure;
 
-        private StreamReader(InputStream in, int limit, String name) {
+        private StreamPump(InputStream in, int limit, String name) {
             this.in = in;
             this.limit = limit;
-            this.thread = new Thread(this::read, "exec-plugin-" + name);
+            this.thread = new Thread(this::pump, "exec-plugin-" + name);
             this.thread.setDaemon(true);
         }
 
-        static StreamReader start(InputStream in, int limit, String name) {
-            StreamReader reader = new StreamReader(in, limit, name);
-            reader.thread.start();
-            return reader;
+        static StreamPump start(InputStream in, int limit, String name) {
+            StreamPump pump = new StreamPump(in, limit, name);
+            pump.thread.start();
+            return pump;
         }
 
-        private void read() {
-            byte[] buffer = new byte[8192];
+        private void pump() {
             try {
-                int read;
-                while ((read = in.read(buffer)) >= 0) {
-                    synchronized (bytes) {
-                        bytes.write(buffer, 0, read);
-                        if (limit != Integer.MAX_VALUE && bytes.size() > 2 * limit) {
-                            byte[] all = bytes.toByteArray();
-                            bytes.reset();
-                            bytes.write(all, all.length - limit, limit);
-                        }
+                while (!stopped) {
+                    if (!readAvailable()) {
+                        Thread.sleep(POLL_MILLIS);
                     }
                 }
             } catch (IOException e) {
-                failure = e;
+                if (!stopped) {
+                    failure = e;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
 
-        byte[] await(long nanos, String name) throws InterruptedException, IOException {
-            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)));
-            if (thread.isAlive()) {
-                // the plugin exited but left a child holding the pipe open
-                throw new ConfigException(name + " exited but its output did not end (a child process keeps it open)");
+        /** Reads what the pipe holds now without blocking; true if there was anything. */
+        private boolean readAvailable() throws IOException {
+            boolean any = false;
+            for (int available = in.available(); available > 0; available = in.available()) {
+                int read = in.read(buffer, 0, Math.min(available, buffer.length));
+                if (read < 0) {
+                    break;
+                }
+                bytes.write(buffer, 0, read);
+                if (bytes.size() > 2L * limit) {
+                    byte[] all = bytes.toByteArray();
+                    bytes.reset();
+                    bytes.write(all, all.length - limit, limit);
+                }
+                any = true;
             }
+            return any;
+        }
+
+        /** Everything the plugin wrote (at most the last {@code limit} bytes); call once it has exited. */
+        byte[] finish() throws InterruptedException, IOException {
+            stopped = true;
+            thread.join(); // it only ever waits in a short sleep
             if (failure != null) {
                 throw failure;
             }
-            synchronized (bytes) {
-                byte[] all = bytes.toByteArray();
-                if (all.length <= limit) {
-                    return all;
-                }
-                byte[] end = new byte[limit];
-                System.arraycopy(all, all.length - limit, end, 0, limit);
-                return end;
-            }
+            readAvailable();
+            byte[] all = bytes.toByteArray();
+            return all.length <= limit ? all : Arrays.copyOfRange(all, all.length - limit, all.length);
         }
 
         void close() {
+            stopped = true;
             try {
                 in.close();
             } catch (IOException e) {

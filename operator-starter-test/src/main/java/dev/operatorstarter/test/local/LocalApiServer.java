@@ -59,11 +59,12 @@ public final class LocalApiServer implements KubernetesCluster {
 
     private static final Logger log = LoggerFactory.getLogger(LocalApiServer.class);
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    /** How long the supervisor lets etcd shut down after SIGTERM before it sends SIGKILL. */
+    private static final Duration ETCD_SUPERVISOR_GRACE = Duration.ofSeconds(10);
     /**
-     * How long the supervisor lets kube-apiserver and kube-controller-manager shut down when the JVM
-     * dies. They keep nothing of their own, and etcd gets its SIGTERM at the same moment, without
-     * which kube-apiserver cannot finish its shutdown (it would sit out the full 10 s); a shutdown
-     * with etcd up takes it 1 to 3 s.
+     * The same for kube-apiserver and kube-controller-manager. They keep nothing of their own, and
+     * when the JVM dies etcd gets its SIGTERM at the same moment, without which kube-apiserver cannot
+     * finish its shutdown (it would sit out etcd's 10 s); with etcd up it takes 1 to 3 s.
      */
     private static final Duration STATELESS_SUPERVISOR_GRACE = Duration.ofSeconds(5);
     private static final Duration POLL = Duration.ofMillis(100);
@@ -242,7 +243,7 @@ public final class LocalApiServer implements KubernetesCluster {
         command.addAll(arguments);
         SupervisedProcess process = SupervisedProcess.start(binary.fileName(), command,
                 layout.logs.resolve(binary.fileName() + ".log"), binaries.supervisor(),
-                binary == Binary.ETCD ? STOP_GRACE : STATELESS_SUPERVISOR_GRACE);
+                binary == Binary.ETCD ? ETCD_SUPERVISOR_GRACE : STATELESS_SUPERVISOR_GRACE);
         processes.add(process);
         return process;
     }

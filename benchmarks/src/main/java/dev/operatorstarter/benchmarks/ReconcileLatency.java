@@ -11,7 +11,7 @@ import dev.operatorstarter.client.ResourceType;
 import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ControllerOptions;
-import dev.operatorstarter.controller.Result;
+import dev.operatorstarter.controller.ReconcileResult;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -72,7 +72,7 @@ final class ReconcileLatency {
                         pulse.map(ReconcileLatency::sentAt).filter(sent -> sent > 0)
                                 .filter(sent -> !sent.equals(seen.put(request.key(), sent)))
                                 .ifPresent(sent -> latencies.add(now - sent));
-                        return Result.done();
+                        return ReconcileResult.done();
                     });
             controller.start();
             ScheduledExecutorService updates = Executors.newSingleThreadScheduledExecutor();

@@ -35,7 +35,7 @@ import org.slf4j.MDC;
 
 /**
  * Reconciles one primary resource: notifications from its informer (filtered), from owned
- * resources (mapped to their controlling owner) and from mapped watches become {@link Request}s
+ * resources (mapped to their controlling owner) and from mapped watches become {@link ReconcileRequest}s
  * in a rate-limited work queue, and {@link ControllerOptions#workers()} workers run the
  * {@link ReconcileHandler} (controller-runtime's controller).
  *
@@ -64,7 +64,7 @@ public final class Controller<T extends HasMetadata> {
     private static final Duration HELD_RETRY = Duration.ofMillis(50);
     private static final Duration GATE_RETRY = Duration.ofMillis(100);
 
-    private record Watch<O extends HasMetadata>(SharedIndexInformer<O> informer, Function<O, Collection<Request>> mapper) {
+    private record Watch<O extends HasMetadata>(SharedIndexInformer<O> informer, Function<O, Collection<ReconcileRequest>> mapper) {
     }
 
     private final ControllerOptions options;
@@ -74,16 +74,16 @@ public final class Controller<T extends HasMetadata> {
     private final List<Watch<?>> watches;
     private final ReconcileHandler<T> handler;
     private final WriteTracker writes;
-    private final Map<Request, Long> staleSince = new ConcurrentHashMap<>();
+    private final Map<ReconcileRequest, Long> staleSince = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
     /**
      * Requests being reconciled, across runs: a run's work queue keeps its own workers apart, and
      * this keeps a restarted controller's workers away from a reconcile an earlier run abandoned
      * (still running after {@link #stop} gave up on it).
      */
-    private final Set<Request> reconciling = ConcurrentHashMap.newKeySet();
+    private final Set<ReconcileRequest> reconciling = ConcurrentHashMap.newKeySet();
     private final Object lifecycle = new Object();
-    private volatile @Nullable RateLimitingQueue<Request> queue;
+    private volatile @Nullable RateLimitingQueue<ReconcileRequest> queue;
     private final List<HandlerRegistration> registrations = new ArrayList<>();
     private final List<Thread> workers = new ArrayList<>();
     private @Nullable ScheduledExecutorService timeouts;
@@ -136,8 +136,8 @@ public final class Controller<T extends HasMetadata> {
     }
 
     /** Queues {@code request} by hand (for example from a webhook). Ignored while stopped. */
-    public void enqueue(Request request) {
-        RateLimitingQueue<Request> current = queue;
+    public void enqueue(ReconcileRequest request) {
+        RateLimitingQueue<ReconcileRequest> current = queue;
         if (current != null) {
             current.add(request);
         }
@@ -145,7 +145,7 @@ public final class Controller<T extends HasMetadata> {
 
     /** Requests waiting (not counting those delayed or in progress); 0 while stopped. */
     public int queueDepth() {
-        RateLimitingQueue<Request> current = queue;
+        RateLimitingQueue<ReconcileRequest> current = queue;
         return current == null ? 0 : current.len();
     }
 
@@ -183,7 +183,7 @@ public final class Controller<T extends HasMetadata> {
             if (queue != null) {
                 throw new IllegalStateException(name() + ": already running");
             }
-            RateLimitingQueue<Request> fresh = WorkQueue.<Request>builder().name(name()).clock(options.clock())
+            RateLimitingQueue<ReconcileRequest> fresh = WorkQueue.<ReconcileRequest>builder().name(name()).clock(options.clock())
                     .rateLimiter(options.rateLimiter()).metrics(options.queueMetrics()).build();
             queue = fresh;
             AtomicBoolean runStopping = new AtomicBoolean();
@@ -248,7 +248,7 @@ public final class Controller<T extends HasMetadata> {
     }
 
     private boolean stopLocked(Duration drain) throws InterruptedException {
-        RateLimitingQueue<Request> current = queue;
+        RateLimitingQueue<ReconcileRequest> current = queue;
         if (current == null) {
             return true;
         }
@@ -277,34 +277,34 @@ public final class Controller<T extends HasMetadata> {
         return drained;
     }
 
-    private ResourceEventHandler<T> primaryHandler(RateLimitingQueue<Request> target) {
+    private ResourceEventHandler<T> primaryHandler(RateLimitingQueue<ReconcileRequest> target) {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T object, boolean isInInitialList) {
                 if (filter.onAdd(object)) {
-                    target.add(Request.of(object));
+                    target.add(ReconcileRequest.of(object));
                 }
             }
 
             @Override
             public void onUpdate(T oldObject, T newObject) {
                 if (filter.onUpdate(oldObject, newObject)) {
-                    target.add(Request.of(newObject));
+                    target.add(ReconcileRequest.of(newObject));
                 }
             }
 
             @Override
             public void onDelete(T object, boolean finalStateUnknown) {
-                writes.forget(Request.of(object));
-                staleSince.remove(Request.of(object));
+                writes.forget(ReconcileRequest.of(object));
+                staleSince.remove(ReconcileRequest.of(object));
                 if (filter.onDelete(object)) {
-                    target.add(Request.of(object));
+                    target.add(ReconcileRequest.of(object));
                 }
             }
         };
     }
 
-    private <O extends HasMetadata> HandlerRegistration register(Watch<O> watch, RateLimitingQueue<Request> target) {
+    private <O extends HasMetadata> HandlerRegistration register(Watch<O> watch, RateLimitingQueue<ReconcileRequest> target) {
         return watch.informer().addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(O object, boolean isInInitialList) {
@@ -329,10 +329,10 @@ public final class Controller<T extends HasMetadata> {
     }
 
     /** A worker's loop: it ends only when its queue has shut down and has nothing more to hand out. */
-    private void work(RateLimitingQueue<Request> source, AtomicBoolean stopping, BooleanSupplier mayReconcile,
+    private void work(RateLimitingQueue<ReconcileRequest> source, AtomicBoolean stopping, BooleanSupplier mayReconcile,
             @Nullable ScheduledExecutorService timeouts) {
         while (true) {
-            Optional<Request> next;
+            Optional<ReconcileRequest> next;
             try {
                 next = source.get();
             } catch (InterruptedException e) {
@@ -344,7 +344,7 @@ public final class Controller<T extends HasMetadata> {
             if (next.isEmpty()) {
                 return;
             }
-            Request request = next.get();
+            ReconcileRequest request = next.get();
             try {
                 if (!stopping.get()) {
                     process(source, request, mayReconcile, timeouts);
@@ -356,7 +356,7 @@ public final class Controller<T extends HasMetadata> {
         }
     }
 
-    private void process(RateLimitingQueue<Request> source, Request request, BooleanSupplier mayReconcile,
+    private void process(RateLimitingQueue<ReconcileRequest> source, ReconcileRequest request, BooleanSupplier mayReconcile,
             @Nullable ScheduledExecutorService timeouts) {
         if (writes.isStale(request, cached(request))) {
             long now = System.nanoTime();
@@ -397,7 +397,7 @@ public final class Controller<T extends HasMetadata> {
         }
     }
 
-    private void reconcile(RateLimitingQueue<Request> source, Request request,
+    private void reconcile(RateLimitingQueue<ReconcileRequest> source, ReconcileRequest request,
             @Nullable ScheduledExecutorService timeouts) {
         MDC.put("controller", name());
         MDC.put("namespace", request.namespace());
@@ -408,15 +408,15 @@ public final class Controller<T extends HasMetadata> {
         String outcome = "error";
         Timeout timeout = Timeout.arm(timeouts, options.reconcileTimeout());
         try {
-            Result result = handler.reconcile(request);
+            ReconcileResult result = handler.reconcile(request);
             if (timeout.expired()) {
                 throw new java.util.concurrent.TimeoutException("reconcile took longer than " + options.reconcileTimeout());
             }
-            if (result instanceof Result.RequeueAfter after) {
+            if (result instanceof ReconcileResult.RequeueAfter after) {
                 source.forget(request);
                 source.addAfter(request, after.delay());
                 outcome = "requeue_after";
-            } else if (result == Result.requeue()) {
+            } else if (result == ReconcileResult.requeue()) {
                 source.addRateLimited(request);
                 outcome = "requeue";
             } else {
@@ -450,7 +450,7 @@ public final class Controller<T extends HasMetadata> {
     }
 
     /** The primary object of {@code request} as the first informer that caches it has it. */
-    private Optional<T> cached(Request request) {
+    private Optional<T> cached(ReconcileRequest request) {
         for (SharedIndexInformer<T> primary : primaries) {
             Optional<T> object = primary.indexer().get(request.key());
             if (object.isPresent()) {
@@ -539,13 +539,13 @@ public final class Controller<T extends HasMetadata> {
             String kind = type.kind();
             String group = type.group();
             watches.add(new Watch<O>(owned, object -> {
-                List<Request> owners = new ArrayList<>(1);
+                List<ReconcileRequest> owners = new ArrayList<>(1);
                 List<OwnerReference> references = object.getMetadata().getOwnerReferences();
                 if (references != null) {
                     for (OwnerReference reference : references) {
                         if (Boolean.TRUE.equals(reference.getController()) && Objects.equals(kind, reference.getKind())
                                 && group.equals(groupOf(reference.getApiVersion()))) {
-                            owners.add(new Request(type.namespaced() ? object.getMetadata().getNamespace() : "",
+                            owners.add(new ReconcileRequest(type.namespaced() ? object.getMetadata().getNamespace() : "",
                                     reference.getName()));
                         }
                     }
@@ -557,7 +557,7 @@ public final class Controller<T extends HasMetadata> {
 
         /** Reconciles the requests {@code mapper} derives from each object {@code informer} caches. */
         public <O extends HasMetadata> Builder<T> watches(SharedIndexInformer<O> informer,
-                Function<O, Collection<Request>> mapper) {
+                Function<O, Collection<ReconcileRequest>> mapper) {
             watches.add(new Watch<>(informer, mapper));
             return this;
         }

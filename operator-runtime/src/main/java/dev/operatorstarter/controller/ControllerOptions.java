@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * @param threadFactory makes the workers; default daemon platform threads (pass a virtual-thread
  *     factory on Java 21+)
  */
-public record ControllerOptions(String name, int workers, RateLimiter<Request> rateLimiter, Duration reconcileTimeout,
+public record ControllerOptions(String name, int workers, RateLimiter<ReconcileRequest> rateLimiter, Duration reconcileTimeout,
         Duration cacheSyncTimeout, Duration readYourWritesTimeout, Clock clock, ControllerMetrics metrics,
         WorkQueueMetrics queueMetrics, ThreadFactory threadFactory) {
 
@@ -61,7 +61,7 @@ public record ControllerOptions(String name, int workers, RateLimiter<Request> r
     public static final class Builder {
         private final String name;
         private int workers = 1;
-        private @Nullable RateLimiter<Request> rateLimiter;
+        private @Nullable RateLimiter<ReconcileRequest> rateLimiter;
         private Duration reconcileTimeout = Duration.ZERO;
         private Duration cacheSyncTimeout = Duration.ofMinutes(2);
         private Duration readYourWritesTimeout = Duration.ofSeconds(10);
@@ -79,7 +79,7 @@ public record ControllerOptions(String name, int workers, RateLimiter<Request> r
             return this;
         }
 
-        public Builder rateLimiter(RateLimiter<Request> rateLimiter) {
+        public Builder rateLimiter(RateLimiter<ReconcileRequest> rateLimiter) {
             this.rateLimiter = rateLimiter;
             return this;
         }

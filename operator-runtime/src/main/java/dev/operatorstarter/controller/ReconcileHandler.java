@@ -16,5 +16,5 @@ package dev.operatorstarter.controller;
 @FunctionalInterface
 public interface ReconcileHandler<T> {
 
-    Result reconcile(Request request) throws Exception;
+    ReconcileResult reconcile(ReconcileRequest request) throws Exception;
 }

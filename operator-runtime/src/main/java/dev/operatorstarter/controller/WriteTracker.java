@@ -23,7 +23,7 @@ public final class WriteTracker {
 
     private final String group;
     private final @Nullable String kind;
-    private final Map<Request, Long> versions = new ConcurrentHashMap<>();
+    private final Map<ReconcileRequest, Long> versions = new ConcurrentHashMap<>();
 
     /** Tracks writes to objects of {@code primary}. */
     WriteTracker(ResourceType<?> primary) {
@@ -58,12 +58,12 @@ public final class WriteTracker {
         }
         Long version = numeric(written.getMetadata().getResourceVersion());
         if (version != null) {
-            versions.merge(Request.of(written), version, Math::max);
+            versions.merge(ReconcileRequest.of(written), version, Math::max);
         }
     }
 
     /** Forgets {@code request} (its object was deleted). */
-    void forget(Request request) {
+    void forget(ReconcileRequest request) {
         versions.remove(request);
     }
 
@@ -71,7 +71,7 @@ public final class WriteTracker {
      * True when {@code cached} (the cache's copy of the primary, or null when absent) is older
      * than the last write; forgets the write once the cache has caught up.
      */
-    boolean isStale(Request request, Optional<? extends HasMetadata> cached) {
+    boolean isStale(ReconcileRequest request, Optional<? extends HasMetadata> cached) {
         Long written = versions.get(request);
         if (written == null || cached.isEmpty()) {
             return false;

@@ -89,7 +89,7 @@ class ControllerIT {
         controller = builder.withFilter(EventFilter.generationChanged()).build(request -> {
             Optional<Gadget> gadget = gadgets.lister().namespace(request.namespace()).get(request.name());
             seen.add(gadget.map(g -> request.name() + " size " + g.getSpec().get("size")).orElse(request.name() + " gone"));
-            return Result.done();
+            return ReconcileResult.done();
         });
         controller.start();
         ResourceClient<Gadget> api = client.resources(Gadget.class).inNamespace(namespace.name());
@@ -115,7 +115,7 @@ class ControllerIT {
             reconciles.incrementAndGet();
             Optional<Gadget> gadget = gadgets.lister().namespace(request.namespace()).get(request.name());
             if (gadget.isEmpty()) {
-                return Result.done();
+                return ReconcileResult.done();
             }
             ConfigMap desired = new ConfigMapBuilder().withNewMetadata().withNamespace(request.namespace())
                     .withName(request.name() + "-config").endMetadata()
@@ -123,7 +123,7 @@ class ControllerIT {
             OwnerReferences.setController(gadget.get(), desired);
             Writes.createOrPatch(client.coreV1().configMaps().inNamespace(request.namespace()), desired,
                     "gadget-controller");
-            return Result.done();
+            return ReconcileResult.done();
         });
         controller.start();
         ResourceClient<ConfigMap> configMapApi = client.coreV1().configMaps().inNamespace(namespace.name());
@@ -147,7 +147,7 @@ class ControllerIT {
         controller = builder.build(request -> {
             if (request.name().equals("poller")) {
                 requeued.add(System.nanoTime());
-                return requeued.size() < 3 ? Result.requeueAfter(Duration.ofMillis(300)) : Result.done();
+                return requeued.size() < 3 ? ReconcileResult.requeueAfter(Duration.ofMillis(300)) : ReconcileResult.done();
             }
             if (attempts.incrementAndGet() <= 3) {
                 throw new IllegalStateException("dependency not ready");
@@ -158,7 +158,7 @@ class ControllerIT {
             gadget.setStatus(Map.of("phase", "Ready"));
             api.updateStatus(gadget);
             succeededAt.compareAndSet(0, attempts.get());
-            return Result.done();
+            return ReconcileResult.done();
         });
         controller.start();
         ResourceClient<Gadget> api = client.resources(Gadget.class).inNamespace(namespace.name());
@@ -197,7 +197,7 @@ class ControllerIT {
                 gadgets).build(request -> {
             Optional<Gadget> cached = gadgets.lister().namespace(request.namespace()).get(request.name());
             if (cached.isEmpty()) {
-                return Result.done();
+                return ReconcileResult.done();
             }
             long seen = Long.parseLong(cached.get().getMetadata().getResourceVersion());
             if (seen < lastWritten.get()) {
@@ -213,7 +213,7 @@ class ControllerIT {
             lastWritten.set(Long.parseLong(written.getMetadata().getResourceVersion()));
             // Look again at once, as a poll would: the next reconcile comes before the lagging
             // cache has this write, unless the controller waits for it.
-            return writes.incrementAndGet() < 40 ? Result.requeueAfter(Duration.ofMillis(1)) : Result.done();
+            return writes.incrementAndGet() < 40 ? ReconcileResult.requeueAfter(Duration.ofMillis(1)) : ReconcileResult.done();
         });
         controller.start();
         ResourceClient<Gadget> api = client.resources(Gadget.class).inNamespace(namespace.name());
@@ -253,7 +253,7 @@ class ControllerIT {
                     .build(request -> {
                         Optional<Gadget> gadget = gadgets.lister().namespace(request.namespace()).get(request.name());
                         if (gadget.isEmpty()) {
-                            return Result.done(); // deleted: the garbage collector removes what it owned
+                            return ReconcileResult.done(); // deleted: the garbage collector removes what it owned
                         }
                         ConfigMap desired = new ConfigMapBuilder().withNewMetadata()
                                 .withNamespace(request.namespace()).withName(request.name() + "-config").endMetadata()
@@ -261,7 +261,7 @@ class ControllerIT {
                         OwnerReferences.setController(gadget.get(), desired);
                         Writes.createOrPatch(client.coreV1().configMaps().inNamespace(request.namespace()), desired,
                                 "gadget-controller");
-                        return Result.done();
+                        return ReconcileResult.done();
                     });
             controller.start();
             // --- end example

@@ -106,7 +106,7 @@ class ControllerTest {
             if (attempts.incrementAndGet() < 12) {
                 throw new IllegalStateException("not yet");
             }
-            return Result.done();
+            return ReconcileResult.done();
         });
         await().until(() -> registry.get("controller.runtime.reconcile").tag("result", "success").counter().count() == 1);
         assertThat(attempts).hasValue(12);
@@ -122,7 +122,7 @@ class ControllerTest {
             if (request.name().equals("a")) {
                 throw new TerminalException("spec.size must be positive");
             }
-            return Result.done();
+            return ReconcileResult.done();
         });
         await().until(() -> registry.find("controller.runtime.terminal.reconcile.errors").counter() != null
                 && attempts.get() == 2);
@@ -141,7 +141,7 @@ class ControllerTest {
                 throw new StackOverflowError("deep");
             }
             done.add(request.name());
-            return Result.done();
+            return ReconcileResult.done();
         });
         await().until(() -> done.equals(Set.of("a", "b")));
         assertThat(registry.get("controller.runtime.reconcile.panics").counter().count()).isEqualTo(1);
@@ -152,7 +152,7 @@ class ControllerTest {
         List<Long> times = new CopyOnWriteArrayList<>();
         start(List.of(configMap("a", "1")), fast("requeue-after"), request -> {
             times.add(System.nanoTime());
-            return times.size() < 3 ? Result.requeueAfter(Duration.ofMillis(200)) : Result.done();
+            return times.size() < 3 ? ReconcileResult.requeueAfter(Duration.ofMillis(200)) : ReconcileResult.done();
         });
         await().until(() -> times.size() == 3);
         assertThat(times.get(1) - times.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
@@ -165,7 +165,7 @@ class ControllerTest {
     void requeueReconcilesAgainThroughTheRateLimiter() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         start(List.of(configMap("a", "1")), fast("requeue"), request -> calls.incrementAndGet() < 3
-                ? Result.requeue() : Result.done());
+                ? ReconcileResult.requeue() : ReconcileResult.done());
         await().until(() -> calls.get() == 3);
         assertThat(registry.get("controller.runtime.reconcile").tag("result", "requeue").counter().count()).isEqualTo(2);
     }
@@ -182,10 +182,10 @@ class ControllerTest {
             }
             Thread.sleep(2);
             count.decrementAndGet();
-            return total.incrementAndGet() < 200 ? Result.requeue() : Result.done();
+            return total.incrementAndGet() < 200 ? ReconcileResult.requeue() : ReconcileResult.done();
         });
         for (int i = 0; i < 200; i++) {
-            controller.enqueue(new Request("ns", i % 2 == 0 ? "a" : "b"));
+            controller.enqueue(new ReconcileRequest("ns", i % 2 == 0 ? "a" : "b"));
         }
         await().until(() -> total.get() >= 200);
         assertThat(overlaps).hasValue(0);
@@ -197,7 +197,7 @@ class ControllerTest {
         List<Map<String, String>> contexts = new CopyOnWriteArrayList<>();
         start(List.of(configMap("a", "1")), fast("logging"), request -> {
             contexts.add(MDC.getCopyOfContextMap());
-            return Result.done();
+            return ReconcileResult.done();
         });
         await().until(() -> contexts.size() == 1);
         assertThat(contexts.get(0)).containsEntry("controller", "logging").containsEntry("namespace", "ns")
@@ -211,7 +211,7 @@ class ControllerTest {
             if (attempts.incrementAndGet() == 1) {
                 Thread.sleep(Duration.ofMinutes(5).toMillis()); // interrupted by the timeout
             }
-            return Result.done();
+            return ReconcileResult.done();
         });
         await().atMost(Duration.ofSeconds(10)).until(() -> attempts.get() == 2);
         await().until(() -> registry.get("controller.runtime.reconcile").tag("result", "success").counter().count() == 1);
@@ -229,10 +229,10 @@ class ControllerTest {
             if (request.name().equals("a")) {
                 Thread.currentThread().interrupt(); // as code that catches InterruptedException and restores the flag
             }
-            return Result.done();
+            return ReconcileResult.done();
         });
         await().until(() -> reconciled.equals(List.of("a")));
-        controller.enqueue(new Request("ns", "b"));
+        controller.enqueue(new ReconcileRequest("ns", "b"));
         await().until(() -> reconciled.equals(List.of("a", "b")));
         assertThat(interruptedOnEntry).as("the flag does not carry over into the next reconcile").isEmpty();
         assertThat(controller.isRunning()).isTrue();
@@ -274,7 +274,7 @@ class ControllerTest {
                 .reconcileTimeout(Duration.ofMillis(200)), request -> {
                     if (attempts.incrementAndGet() == 1) {
                         awaitUninterruptibly(timerFiring);
-                        return Result.done(); // just as the timer fires: counted as timed out, retried
+                        return ReconcileResult.done(); // just as the timer fires: counted as timed out, retried
                     }
                     nextReconcileStarted.countDown();
                     awaitUninterruptibly(timerDone);
@@ -282,11 +282,11 @@ class ControllerTest {
                         interrupted.add(request.name());
                     }
                     reconciled.add(request.name());
-                    return Result.done();
+                    return ReconcileResult.done();
                 });
         await().until(() -> reconciled.equals(List.of("a")));
         assertThat(interrupted).as("reconciles hit by the earlier reconcile's timeout").isEmpty();
-        controller.enqueue(new Request("ns", "b"));
+        controller.enqueue(new ReconcileRequest("ns", "b"));
         await().until(() -> reconciled.equals(List.of("a", "b")));
         assertThat(registry.get("controller.runtime.reconcile").tag("result", "error").counter().count()).isEqualTo(1);
     }
@@ -310,7 +310,7 @@ class ControllerTest {
         List<String> seen = new CopyOnWriteArrayList<>();
         start(List.of(configMap("a", "1"), configMap("b", "1")), fast("restart"), request -> {
             seen.add(request.name());
-            return Result.done();
+            return ReconcileResult.done();
         });
         await().until(() -> seen.size() == 2);
         assertThat(controller.stop(Duration.ofSeconds(5))).isTrue();
@@ -343,7 +343,7 @@ class ControllerTest {
                         }
                     }
                     reconciled.add(request.name());
-                    return Result.done();
+                    return ReconcileResult.done();
                 });
         stuck.await();
         assertThat(controller.stop(Duration.ZERO)).as("the stuck reconcile was abandoned").isFalse();
@@ -353,7 +353,7 @@ class ControllerTest {
         assertThat(attemptsOfA).as("a was met again and put back, not reconciled beside the abandoned reconcile")
                 .hasValue(1);
 
-        controller.enqueue(new Request("ns", "b"));
+        controller.enqueue(new ReconcileRequest("ns", "b"));
         await().until(() -> reconciled.contains("b"));
         assertThat(attemptsOfA).as("other keys go on meanwhile").hasValue(1);
 
@@ -369,9 +369,9 @@ class ControllerTest {
             if (attempts.incrementAndGet() == 1) {
                 controller.tracked(WriteTrackerTest.echoing(ResourceType.of(Secret.class))).inNamespace("ns")
                         .create(WriteTrackerTest.secret("a", "100")); // owned by ConfigMap a, say
-                return Result.requeue();
+                return ReconcileResult.requeue();
             }
-            return Result.done();
+            return ReconcileResult.done();
         });
         await().until(() -> attempts.get() == 2);
     }
@@ -390,15 +390,15 @@ class ControllerTest {
             reconciled.add(request.name());
             firstReconcile.countDown();
             release.await();
-            return Result.done();
+            return ReconcileResult.done();
         });
         firstReconcile.await();
-        controller.enqueue(new Request("ns", "b")); // taken from the queue only once a is done
+        controller.enqueue(new ReconcileRequest("ns", "b")); // taken from the queue only once a is done
         open.set(false); // the term ends while a is being reconciled
         release.countDown();
         int checksSoFar = checks.get();
-        controller.enqueue(new Request("ns", "c"));
-        controller.enqueue(new Request("ns", "a"));
+        controller.enqueue(new ReconcileRequest("ns", "c"));
+        controller.enqueue(new ReconcileRequest("ns", "a"));
         await().until(() -> checks.get() >= checksSoFar + 6 || reconciled.size() > 1);
         assertThat(reconciled).as("each request was met at least twice and put back").containsExactly("a");
 
@@ -416,10 +416,10 @@ class ControllerTest {
             reconciled.add(request.name());
             started.countDown();
             release.await();
-            return Result.done();
+            return ReconcileResult.done();
         });
         for (int i = 0; i < 20; i++) {
-            controller.enqueue(new Request("ns", "item-" + i));
+            controller.enqueue(new ReconcileRequest("ns", "item-" + i));
         }
         started.await();
         java.util.concurrent.atomic.AtomicBoolean drained = new java.util.concurrent.atomic.AtomicBoolean();

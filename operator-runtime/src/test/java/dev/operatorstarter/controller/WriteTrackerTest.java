@@ -23,9 +23,9 @@ class WriteTrackerTest {
     private final Controller<ConfigMap> controller = Controller.builder(ControllerOptions.builder("tracker").build(),
             ResourceType.of(ConfigMap.class), SharedIndexInformer.create("configmaps",
                     new ControllerTest.MemoryListerWatcher(List.of()), ConfigMap.class, InformerOptions.defaults()))
-            .build(request -> Result.done());
+            .build(request -> ReconcileResult.done());
 
-    private final Request foo = new Request("ns", "foo");
+    private final ReconcileRequest foo = new ReconcileRequest("ns", "foo");
 
     private boolean primaryLooksStale(String cachedVersion) {
         return controller.writes().isStale(foo, Optional.of(ControllerTest.configMap("foo", cachedVersion)));

@@ -5,8 +5,8 @@ import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.controller.Finalizers;
 import dev.operatorstarter.controller.ReconcileHandler;
-import dev.operatorstarter.controller.Request;
-import dev.operatorstarter.controller.Result;
+import dev.operatorstarter.controller.ReconcileRequest;
+import dev.operatorstarter.controller.ReconcileResult;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,7 +40,7 @@ final class FinalizingHandler<T extends HasMetadata> implements ReconcileHandler
     }
 
     @Override
-    public Result reconcile(Request request) throws Exception {
+    public ReconcileResult reconcile(ReconcileRequest request) throws Exception {
         Optional<T> cached = request.namespace().isEmpty() ? cache.get(request.name())
                 : cache.namespace(request.namespace()).get(request.name());
         if (cached.isEmpty()) {
@@ -52,7 +52,7 @@ final class FinalizingHandler<T extends HasMetadata> implements ReconcileHandler
                 cleaner.cleanup(object);
                 writeFinalizers(request, object, without(object));
             }
-            return Result.done();
+            return ReconcileResult.done();
         }
         if (!Finalizers.has(object, finalizer)) {
             List<String> finalizers = new ArrayList<>(current(object));
@@ -73,7 +73,7 @@ final class FinalizingHandler<T extends HasMetadata> implements ReconcileHandler
         return finalizers == null ? List.of() : finalizers;
     }
 
-    private void writeFinalizers(Request request, T object, List<String> finalizers) {
+    private void writeFinalizers(ReconcileRequest request, T object, List<String> finalizers) {
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("resourceVersion", object.getMetadata().getResourceVersion());
         metadata.put("finalizers", finalizers);

@@ -1,6 +1,6 @@
 package dev.operatorstarter.autoconfigure;
 
-import dev.operatorstarter.controller.Request;
+import dev.operatorstarter.controller.ReconcileRequest;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Collection;
 
@@ -15,5 +15,5 @@ import java.util.Collection;
 @FunctionalInterface
 public interface RequestMapper<O extends HasMetadata> {
 
-    Collection<Request> map(O object);
+    Collection<ReconcileRequest> map(O object);
 }

@@ -13,8 +13,8 @@ import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.WatchEvent;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ControllerOptions;
-import dev.operatorstarter.controller.Request;
-import dev.operatorstarter.controller.Result;
+import dev.operatorstarter.controller.ReconcileRequest;
+import dev.operatorstarter.controller.ReconcileResult;
 import dev.operatorstarter.leaderelection.Leadership;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -80,7 +80,7 @@ class ControllerManagerTest {
         Controller<ConfigMap> controller = Controller.builder(ControllerOptions.builder("gated").build(),
                 ResourceType.of(ConfigMap.class), informer).build(request -> {
                     reconciled.add(request.name());
-                    return Result.done();
+                    return ReconcileResult.done();
                 });
         ControllerManager manager = new ControllerManager(
                 List.of(new ControllerManager.Managed(controller, "configmaps")), Duration.ofSeconds(1), null);
@@ -91,7 +91,7 @@ class ControllerManagerTest {
 
             term.valid.set(false); // renewals stopped; the elector has not ended the term yet
             int checksSoFar = term.checks.get();
-            controller.enqueue(new Request("ns", "b"));
+            controller.enqueue(new ReconcileRequest("ns", "b"));
             await().until(() -> term.checks.get() >= checksSoFar + 2 || reconciled.size() > 1);
             assertThat(reconciled).containsExactly("a");
             assertThat(controller.isRunning()).isTrue();

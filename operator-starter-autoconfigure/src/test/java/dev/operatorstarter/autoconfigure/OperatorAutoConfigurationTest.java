@@ -13,8 +13,8 @@ import dev.operatorstarter.client.config.Credentials;
 import dev.operatorstarter.client.config.TlsSettings;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ReconcileHandler;
-import dev.operatorstarter.controller.Request;
-import dev.operatorstarter.controller.Result;
+import dev.operatorstarter.controller.ReconcileRequest;
+import dev.operatorstarter.controller.ReconcileResult;
 import dev.operatorstarter.event.EventBroadcaster;
 import dev.operatorstarter.event.EventRecorder;
 import dev.operatorstarter.event.EventType;
@@ -354,15 +354,15 @@ class OperatorAutoConfigurationTest {
     @Reconciler(owns = ConfigMap.class, watches = SecretsToWidgets.class, generationChanged = true)
     static class WidgetReconciler implements ReconcileHandler<Widget> {
         @Override
-        public Result reconcile(Request request) {
-            return Result.done();
+        public ReconcileResult reconcile(ReconcileRequest request) {
+            return ReconcileResult.done();
         }
     }
 
     static class SecretsToWidgets implements RequestMapper<Secret> {
         @Override
-        public java.util.Collection<Request> map(Secret secret) {
-            return List.of(new Request(secret.getMetadata().getNamespace(), secret.getMetadata().getName()));
+        public java.util.Collection<ReconcileRequest> map(Secret secret) {
+            return List.of(new ReconcileRequest(secret.getMetadata().getNamespace(), secret.getMetadata().getName()));
         }
     }
 
@@ -379,7 +379,7 @@ class OperatorAutoConfigurationTest {
         @Bean
         @Reconciler
         ReconcileHandler<Widget> anotherWidgetReconciler() {
-            return request -> Result.done();
+            return request -> ReconcileResult.done();
         }
     }
 
@@ -396,7 +396,7 @@ class OperatorAutoConfigurationTest {
         @Bean
         @Reconciler(name = "settings")
         ReconcileHandler<ConfigMap> configMapReconciler() {
-            return request -> Result.done();
+            return request -> ReconcileResult.done();
         }
     }
 
@@ -405,7 +405,7 @@ class OperatorAutoConfigurationTest {
         @Bean
         @Reconciler(namespaces = "${watched}", labelSelector = "app = web")
         ReconcileHandler<ConfigMap> configMapReconciler() {
-            return request -> Result.done();
+            return request -> ReconcileResult.done();
         }
     }
 
@@ -415,7 +415,7 @@ class OperatorAutoConfigurationTest {
         @Reconciler
         @SuppressWarnings("rawtypes")
         ReconcileHandler raw() {
-            return request -> Result.done();
+            return request -> ReconcileResult.done();
         }
     }
 
@@ -424,7 +424,7 @@ class OperatorAutoConfigurationTest {
         @Bean
         @Reconciler(finalizer = "starter.operatorstarter.dev/cleanup")
         ReconcileHandler<Widget> widgetReconciler() {
-            return request -> Result.done();
+            return request -> ReconcileResult.done();
         }
     }
 }

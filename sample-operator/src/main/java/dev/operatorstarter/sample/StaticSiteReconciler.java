@@ -8,8 +8,8 @@ import dev.operatorstarter.client.PatchOptions;
 import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.controller.Conditions;
 import dev.operatorstarter.controller.ReconcileHandler;
-import dev.operatorstarter.controller.Request;
-import dev.operatorstarter.controller.Result;
+import dev.operatorstarter.controller.ReconcileRequest;
+import dev.operatorstarter.controller.ReconcileResult;
 import dev.operatorstarter.controller.Writes;
 import dev.operatorstarter.event.EventRecorder;
 import dev.operatorstarter.event.EventType;
@@ -69,10 +69,10 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
     }
 
     @Override
-    public Result reconcile(Request request) {
+    public ReconcileResult reconcile(ReconcileRequest request) {
         Optional<StaticSite> found = sites.namespace(request.namespace()).get(request.name());
         if (found.isEmpty()) {
-            return Result.done(); // deleted: the garbage collector removes what it owned
+            return ReconcileResult.done(); // deleted: the garbage collector removes what it owned
         }
         StaticSite site = found.get();
         String namespace = request.namespace();
@@ -84,7 +84,7 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
         String url = SiteResources.url(site);
         index.publish(site, url);
         updateStatus(site, deployment, url);
-        return Result.done(); // the Deployment's status changes reconcile the site again
+        return ReconcileResult.done(); // the Deployment's status changes reconcile the site again
     }
 
     @Override

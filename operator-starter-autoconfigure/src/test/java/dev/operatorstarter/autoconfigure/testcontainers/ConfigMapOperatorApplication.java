@@ -2,8 +2,8 @@ package dev.operatorstarter.autoconfigure.testcontainers;
 
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.controller.ReconcileHandler;
-import dev.operatorstarter.controller.Request;
-import dev.operatorstarter.controller.Result;
+import dev.operatorstarter.controller.ReconcileRequest;
+import dev.operatorstarter.controller.ReconcileResult;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,9 +29,9 @@ public class ConfigMapOperatorApplication {
     @Bean
     @Reconciler
     ReconcileHandler<ConfigMap> configMapReconciler(Seen seen) {
-        return (Request request) -> {
+        return (ReconcileRequest request) -> {
             seen.keys.add(request.key());
-            return Result.done();
+            return ReconcileResult.done();
         };
     }
 }

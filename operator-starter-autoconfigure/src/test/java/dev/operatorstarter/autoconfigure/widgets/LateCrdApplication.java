@@ -2,7 +2,7 @@ package dev.operatorstarter.autoconfigure.widgets;
 
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.controller.ReconcileHandler;
-import dev.operatorstarter.controller.Result;
+import dev.operatorstarter.controller.ReconcileResult;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -15,6 +15,6 @@ public class LateCrdApplication {
     @Bean
     @Reconciler
     ReconcileHandler<Sprocket> sprocketReconciler() {
-        return request -> Result.done();
+        return request -> ReconcileResult.done();
     }
 }

@@ -1,7 +1,7 @@
 package dev.operatorstarter.autoconfigure.widgets;
 
 import dev.operatorstarter.autoconfigure.RequestMapper;
-import dev.operatorstarter.controller.Request;
+import dev.operatorstarter.controller.ReconcileRequest;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.util.Collection;
 import java.util.List;
@@ -10,7 +10,7 @@ import java.util.List;
 public class SecretsToWidgets implements RequestMapper<Secret> {
 
     @Override
-    public Collection<Request> map(Secret secret) {
-        return List.of(new Request(secret.getMetadata().getNamespace(), secret.getMetadata().getName()));
+    public Collection<ReconcileRequest> map(Secret secret) {
+        return List.of(new ReconcileRequest(secret.getMetadata().getNamespace(), secret.getMetadata().getName()));
     }
 }

@@ -2,7 +2,7 @@ package dev.operatorstarter.autoconfigure.widgets;
 
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.controller.ReconcileHandler;
-import dev.operatorstarter.controller.Result;
+import dev.operatorstarter.controller.ReconcileResult;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -38,7 +38,7 @@ public class SlowReconcileApplication {
                 progress.outcome.set("interrupted");
                 Thread.currentThread().interrupt();
             }
-            return Result.done();
+            return ReconcileResult.done();
         };
     }
 }

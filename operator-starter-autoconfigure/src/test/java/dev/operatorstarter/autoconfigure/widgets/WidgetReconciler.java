@@ -8,8 +8,8 @@ import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.controller.OwnerReferences;
 import dev.operatorstarter.controller.ReconcileHandler;
-import dev.operatorstarter.controller.Request;
-import dev.operatorstarter.controller.Result;
+import dev.operatorstarter.controller.ReconcileRequest;
+import dev.operatorstarter.controller.ReconcileResult;
 import dev.operatorstarter.controller.Writes;
 import dev.operatorstarter.event.EventRecorder;
 import dev.operatorstarter.event.EventType;
@@ -48,10 +48,10 @@ public class WidgetReconciler implements ReconcileHandler<Widget>, Cleaner<Widge
     }
 
     @Override
-    public Result reconcile(Request request) {
+    public ReconcileResult reconcile(ReconcileRequest request) {
         Optional<Widget> found = widgets.namespace(request.namespace()).get(request.name());
         if (found.isEmpty()) {
-            return Result.done();
+            return ReconcileResult.done();
         }
         Widget widget = found.get();
         String colour = String.valueOf(widget.getSpec().get("colour"));
@@ -65,7 +65,7 @@ public class WidgetReconciler implements ReconcileHandler<Widget>, Cleaner<Widge
                 Map.of("status", Map.of("observedGeneration", widget.getMetadata().getGeneration(), "phase", "Ready")),
                 dev.operatorstarter.client.PatchOptions.none());
         events.event(widget, EventType.NORMAL, "Reconciled", "Reconcile", "colour " + colour);
-        return Result.done();
+        return ReconcileResult.done();
     }
 
     @Override

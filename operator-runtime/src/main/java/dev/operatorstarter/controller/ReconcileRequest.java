@@ -7,9 +7,9 @@ import java.util.Objects;
  * What to reconcile: an object's namespace ("" when cluster-scoped) and name. A request carries
  * no object on purpose: the reconciler reads the current state, so it never acts on a stale copy.
  */
-public record Request(String namespace, String name) {
+public record ReconcileRequest(String namespace, String name) {
 
-    public Request {
+    public ReconcileRequest {
         namespace = namespace == null ? "" : namespace;
         Objects.requireNonNull(name, "name");
         if (name.isEmpty()) {
@@ -18,8 +18,8 @@ public record Request(String namespace, String name) {
     }
 
     /** The request for {@code object}. */
-    public static Request of(HasMetadata object) {
-        return new Request(object.getMetadata().getNamespace(), object.getMetadata().getName());
+    public static ReconcileRequest of(HasMetadata object) {
+        return new ReconcileRequest(object.getMetadata().getNamespace(), object.getMetadata().getName());
     }
 
     /** The cache key: {@code namespace/name}, or {@code name} when cluster-scoped. */

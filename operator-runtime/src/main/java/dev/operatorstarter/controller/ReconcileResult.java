@@ -3,21 +3,21 @@ package dev.operatorstarter.controller;
 import java.time.Duration;
 import java.util.Objects;
 
-/** How a reconcile ended (controller-runtime's {@code reconcile.Result}). */
-public sealed interface Result {
+/** How a reconcile ended (controller-runtime's {@code reconcile.ReconcileResult}). */
+public sealed interface ReconcileResult {
 
     /** Reconciled: nothing more until the next change. */
-    static Result done() {
+    static ReconcileResult done() {
         return Done.INSTANCE;
     }
 
     /** Reconcile again after the rate limiter's backoff (as after an error, but not counted as one). */
-    static Result requeue() {
+    static ReconcileResult requeue() {
         return Requeue.INSTANCE;
     }
 
     /** Reconcile again after {@code delay} (for example to poll something outside Kubernetes). */
-    static Result requeueAfter(Duration delay) {
+    static ReconcileResult requeueAfter(Duration delay) {
         Objects.requireNonNull(delay, "delay");
         if (delay.isNegative()) {
             throw new IllegalArgumentException("delay must not be negative, was " + delay);
@@ -26,16 +26,16 @@ public sealed interface Result {
     }
 
     /** See {@link #done()}. */
-    enum Done implements Result {
+    enum Done implements ReconcileResult {
         INSTANCE
     }
 
     /** See {@link #requeue()}. */
-    enum Requeue implements Result {
+    enum Requeue implements ReconcileResult {
         INSTANCE
     }
 
     /** See {@link #requeueAfter(Duration)}. */
-    record RequeueAfter(Duration delay) implements Result {
+    record RequeueAfter(Duration delay) implements ReconcileResult {
     }
 }

@@ -183,7 +183,7 @@ public final class Controller<T extends HasMetadata> {
             if (queue != null) {
                 throw new IllegalStateException(name() + ": already running");
             }
-            RateLimitingQueue<ReconcileRequest> fresh = WorkQueue.<ReconcileRequest>builder().name(name()).clock(options.clock())
+            RateLimitingQueue<ReconcileRequest> fresh = WorkQueue.<ReconcileRequest>builder().name(name()).timeSource(options.timeSource())
                     .rateLimiter(options.rateLimiter()).metrics(options.queueMetrics()).build();
             queue = fresh;
             AtomicBoolean runStopping = new AtomicBoolean();

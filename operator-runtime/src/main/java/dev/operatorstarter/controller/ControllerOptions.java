@@ -1,6 +1,6 @@
 package dev.operatorstarter.controller;
 
-import dev.operatorstarter.workqueue.Clock;
+import dev.operatorstarter.time.TimeSource;
 import dev.operatorstarter.workqueue.RateLimiter;
 import dev.operatorstarter.workqueue.WorkQueueMetrics;
 import java.time.Duration;
@@ -19,14 +19,14 @@ import org.jspecify.annotations.Nullable;
  * @param cacheSyncTimeout how long {@link Controller#start()} waits for the informers to sync; default 2 minutes
  * @param readYourWritesTimeout how long a reconcile waits for the cache to show this controller's
  *     last write to the object before it runs anyway; default 10 s
- * @param clock the work queue's time; default the system clock
+ * @param timeSource every time the controller and its work queue judge; default {@link TimeSource#system()}
  * @param metrics controller metrics; default none
  * @param queueMetrics work-queue metrics; default none
  * @param threadFactory makes the workers; default daemon platform threads (pass a virtual-thread
  *     factory on Java 21+)
  */
 public record ControllerOptions(String name, int workers, RateLimiter<ReconcileRequest> rateLimiter, Duration reconcileTimeout,
-        Duration cacheSyncTimeout, Duration readYourWritesTimeout, Clock clock, ControllerMetrics metrics,
+        Duration cacheSyncTimeout, Duration readYourWritesTimeout, TimeSource timeSource, ControllerMetrics metrics,
         WorkQueueMetrics queueMetrics, ThreadFactory threadFactory) {
 
     public ControllerOptions {
@@ -40,7 +40,7 @@ public record ControllerOptions(String name, int workers, RateLimiter<ReconcileR
         notNegative(reconcileTimeout, "reconcileTimeout");
         notNegative(cacheSyncTimeout, "cacheSyncTimeout");
         notNegative(readYourWritesTimeout, "readYourWritesTimeout");
-        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(timeSource, "timeSource");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(queueMetrics, "queueMetrics");
         Objects.requireNonNull(threadFactory, "threadFactory");
@@ -65,7 +65,7 @@ public record ControllerOptions(String name, int workers, RateLimiter<ReconcileR
         private Duration reconcileTimeout = Duration.ZERO;
         private Duration cacheSyncTimeout = Duration.ofMinutes(2);
         private Duration readYourWritesTimeout = Duration.ofSeconds(10);
-        private Clock clock = Clock.system();
+        private TimeSource timeSource = TimeSource.system();
         private ControllerMetrics metrics = ControllerMetrics.NONE;
         private WorkQueueMetrics queueMetrics = WorkQueueMetrics.NONE;
         private @Nullable ThreadFactory threadFactory;
@@ -99,8 +99,8 @@ public record ControllerOptions(String name, int workers, RateLimiter<ReconcileR
             return this;
         }
 
-        public Builder clock(Clock clock) {
-            this.clock = clock;
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = timeSource;
             return this;
         }
 
@@ -126,8 +126,8 @@ public record ControllerOptions(String name, int workers, RateLimiter<ReconcileR
                 return thread;
             };
             return new ControllerOptions(name, workers, rateLimiter != null ? rateLimiter
-                    : RateLimiter.defaultController(clock), reconcileTimeout, cacheSyncTimeout, readYourWritesTimeout,
-                    clock, metrics, queueMetrics, threads);
+                    : RateLimiter.defaultController(timeSource), reconcileTimeout, cacheSyncTimeout, readYourWritesTimeout,
+                    timeSource, metrics, queueMetrics, threads);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.operatorstarter.workqueue;
 
+import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -12,11 +13,11 @@ final class BucketRateLimiter<T> implements RateLimiter<T> {
 
     private final double tokensPerNano;
     private final int burst;
-    private final Clock clock;
+    private final TimeSource clock;
     private double tokens;
     private long lastNanos;
 
-    BucketRateLimiter(double qps, int burst, Clock clock) {
+    BucketRateLimiter(double qps, int burst, TimeSource clock) {
         if (!(qps > 0) || Double.isInfinite(qps)) {
             throw new IllegalArgumentException("qps must be positive and finite, was " + qps);
         }

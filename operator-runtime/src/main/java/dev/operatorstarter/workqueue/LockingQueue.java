@@ -1,5 +1,6 @@
 package dev.operatorstarter.workqueue;
 
+import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -15,7 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Every queue interface in one class, guarded by one lock. Delayed items wait in a heap and are
  * moved into the queue by whichever thread next looks at it ({@code get}, {@code len}); a worker
- * waiting in {@code get} sleeps on the {@link Clock} until the earliest delayed item is due, so no
+ * waiting in {@code get} sleeps on the {@link TimeSource} until the earliest delayed item is due, so no
  * background thread is needed and nothing delayed is dropped.
  */
 final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.QueueStats {
@@ -24,7 +25,7 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
     }
 
     private final String name;
-    private final Clock clock;
+    private final TimeSource clock;
     private final RateLimiter<T> rateLimiter;
     private final WorkQueueMetrics metrics;
     private final ReentrantLock lock = new ReentrantLock();
@@ -45,7 +46,7 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
     /** Set by {@code shutDownWithDrain} while it waits; {@code shutDown} clears it to end the wait. */
     private boolean draining;
 
-    LockingQueue(String name, Clock clock, RateLimiter<T> rateLimiter, WorkQueueMetrics metrics) {
+    LockingQueue(String name, TimeSource clock, RateLimiter<T> rateLimiter, WorkQueueMetrics metrics) {
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");

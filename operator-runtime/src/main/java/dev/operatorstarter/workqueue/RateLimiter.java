@@ -1,5 +1,6 @@
 package dev.operatorstarter.workqueue;
 
+import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.List;
 
@@ -31,7 +32,7 @@ public interface RateLimiter<T> {
      * Each call reserves a token, so delays grow as calls outpace the rate. Does not track items
      * ({@link #numRequeues} is 0). The controller default is 10 per second, burst 100.
      */
-    static <T> RateLimiter<T> bucket(double qps, int burst, Clock clock) {
+    static <T> RateLimiter<T> bucket(double qps, int burst, TimeSource clock) {
         return new BucketRateLimiter<>(qps, burst, clock);
     }
 
@@ -50,7 +51,7 @@ public interface RateLimiter<T> {
      * client-go's and controller-runtime's default for controllers: the longer of per-item
      * exponential backoff (5 ms to 1000 s) and an overall bucket of 10 per second with burst 100.
      */
-    static <T> RateLimiter<T> defaultController(Clock clock) {
+    static <T> RateLimiter<T> defaultController(TimeSource clock) {
         return maxOf(exponential(Duration.ofMillis(5), Duration.ofSeconds(1000)), bucket(10, 100, clock));
     }
 }

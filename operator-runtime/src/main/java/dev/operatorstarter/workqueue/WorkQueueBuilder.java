@@ -1,5 +1,6 @@
 package dev.operatorstarter.workqueue;
 
+import dev.operatorstarter.time.TimeSource;
 import java.util.Objects;
 
 /**
@@ -10,7 +11,7 @@ import java.util.Objects;
 public final class WorkQueueBuilder<T> {
 
     private String name = "workqueue";
-    private Clock clock = Clock.system();
+    private TimeSource clock = TimeSource.system();
     private RateLimiter<T> rateLimiter;
     private WorkQueueMetrics metrics = WorkQueueMetrics.NONE;
 
@@ -23,7 +24,7 @@ public final class WorkQueueBuilder<T> {
         return this;
     }
 
-    public WorkQueueBuilder<T> clock(Clock clock) {
+    public WorkQueueBuilder<T> timeSource(TimeSource clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
         return this;
     }

@@ -4,7 +4,7 @@
  * delays that never drop an item ({@link dev.operatorstarter.workqueue.DelayingQueue}), and
  * retries paced by a {@link dev.operatorstarter.workqueue.RateLimiter}
  * ({@link dev.operatorstarter.workqueue.RateLimitingQueue}). Time is an input
- * ({@link dev.operatorstarter.workqueue.Clock}). Depends on nothing else in this library.
+ * ({@link dev.operatorstarter.time.TimeSource}). Depends on nothing else in this library but {@code time}.
  */
 @NullMarked
 package dev.operatorstarter.workqueue;

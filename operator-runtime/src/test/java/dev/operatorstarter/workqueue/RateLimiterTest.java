@@ -1,5 +1,6 @@
 package dev.operatorstarter.workqueue;
 
+import dev.operatorstarter.testing.FakeTimeSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** Every rate limiter, on a fake clock. */
 class RateLimiterTest {
 
-    private final FakeClock clock = new FakeClock();
+    private final FakeTimeSource clock = new FakeTimeSource();
 
     @Test
     void exponentialDoublesPerItemFromFiveMillisecondsUpToItsCapAndForgetStartsOver() {

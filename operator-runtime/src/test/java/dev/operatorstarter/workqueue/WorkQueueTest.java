@@ -1,5 +1,6 @@
 package dev.operatorstarter.workqueue;
 
+import dev.operatorstarter.testing.FakeTimeSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -25,8 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class WorkQueueTest {
 
-    private final FakeClock clock = new FakeClock();
-    private final RateLimitingQueue<String> queue = WorkQueue.<String>builder().name("test").clock(clock).build();
+    private final FakeTimeSource clock = new FakeTimeSource();
+    private final RateLimitingQueue<String> queue = WorkQueue.<String>builder().name("test").timeSource(clock).build();
 
     private String take() throws InterruptedException {
         Optional<String> item = queue.get();
@@ -408,7 +409,7 @@ class WorkQueueTest {
     @Test
     void metricsCountAddsRetriesAndTimesAndReadDepthAndWorkInProgress() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        RateLimitingQueue<String> measured = WorkQueue.<String>builder().name("ctrl").clock(clock)
+        RateLimitingQueue<String> measured = WorkQueue.<String>builder().name("ctrl").timeSource(clock)
                 .metrics(new MicrometerWorkQueueMetrics(registry)).build();
         measured.add("a");
         measured.add("a");
@@ -432,10 +433,10 @@ class WorkQueueTest {
     @Test
     void aNewQueueOfTheSameNameTakesOverItsGauges() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        RateLimitingQueue<String> first = WorkQueue.<String>builder().name("ctrl").clock(clock)
+        RateLimitingQueue<String> first = WorkQueue.<String>builder().name("ctrl").timeSource(clock)
                 .metrics(new MicrometerWorkQueueMetrics(registry)).build();
         first.add("a");
-        RateLimitingQueue<String> second = WorkQueue.<String>builder().name("ctrl").clock(clock)
+        RateLimitingQueue<String> second = WorkQueue.<String>builder().name("ctrl").timeSource(clock)
                 .metrics(new MicrometerWorkQueueMetrics(registry)).build();
         second.add("x");
         second.add("y");

@@ -8,7 +8,7 @@ import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ControllerOptions;
 import dev.operatorstarter.controller.EventFilter;
 import dev.operatorstarter.controller.ReconcileHandler;
-import dev.operatorstarter.workqueue.Clock;
+import dev.operatorstarter.time.TimeSource;
 import dev.operatorstarter.workqueue.RateLimiter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
@@ -61,7 +61,7 @@ final class ReconcilerControllers {
                 .workers(annotation.workers() > 0 ? annotation.workers() : properties.workers())
                 .rateLimiter(RateLimiter.maxOf(
                         RateLimiter.exponential(properties.rateLimiter().baseDelay(), properties.rateLimiter().maxDelay()),
-                        RateLimiter.bucket(properties.rateLimiter().qps(), properties.rateLimiter().burst(), Clock.system())))
+                        RateLimiter.bucket(properties.rateLimiter().qps(), properties.rateLimiter().burst(), TimeSource.system())))
                 .reconcileTimeout(properties.reconcileTimeout())
                 .cacheSyncTimeout(cacheSyncTimeout)
                 .readYourWritesTimeout(properties.readYourWritesTimeout())

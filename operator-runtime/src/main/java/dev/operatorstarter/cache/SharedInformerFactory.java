@@ -4,6 +4,8 @@ import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.ResourceType;
+import dev.operatorstarter.internal.Poll;
+import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
@@ -12,8 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * Makes and owns the process's informers: one per resource and {@link InformerScope}, so every
@@ -28,6 +28,9 @@ public final class SharedInformerFactory implements AutoCloseable {
 
     private record Key(GroupVersionResource resource, Class<?> type, InformerScope scope) {
     }
+
+    /** How often a wait for the caches checks them (as client-go's WaitForCacheSync polls). */
+    static final Duration SYNC_POLL = Duration.ofMillis(20);
 
     private final KubernetesClient client;
     private final InformerOptions options;
@@ -105,21 +108,11 @@ public final class SharedInformerFactory implements AutoCloseable {
      * @throws InterruptedException if interrupted while waiting
      */
     public void waitForCacheSync(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
         List<SharedIndexInformer<?>> waiting = informers();
-        while (true) {
-            waiting.removeIf(SharedIndexInformer::hasSynced);
-            if (waiting.isEmpty()) {
-                return;
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new InformerSyncException(timeout, waiting.stream().collect(Collectors.toMap(
-                        SharedIndexInformer::name,
-                        informer -> informer.lastError().map(Throwable::getMessage).orElse("no error yet"),
-                        (a, b) -> a, LinkedHashMap::new)));
-            }
-            TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)));
+        TimeSource time = TimeSource.system();
+        if (!Poll.until(() -> waiting.stream().allMatch(SharedIndexInformer::hasSynced), time.deadlineAfter(timeout),
+                time, SYNC_POLL)) {
+            throw InformerSyncException.of("informers", timeout, waiting);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.operatorstarter.controller;
 
+import dev.operatorstarter.client.ResourceType;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -15,7 +16,7 @@ public final class OwnerReferences {
 
     /**
      * Makes {@code owner} the controller of {@code owned} (with {@code blockOwnerDeletion}), so
-     * the garbage collector deletes {@code owned} with its owner and {@link Controller.Builder#owns}
+     * the garbage collector deletes {@code owned} with its owner and {@link ControllerBuilder#owns}
      * maps {@code owned}'s changes to {@code owner}.
      *
      * @throws IllegalArgumentException when another object already controls {@code owned}, or the
@@ -52,5 +53,37 @@ public final class OwnerReferences {
         references.removeIf(existing -> Objects.equals(existing.getUid(), reference.getUid()));
         references.add(reference);
         owned.getMetadata().setOwnerReferences(references);
+    }
+
+    /**
+     * The request for the controlling owner of {@code object} when that owner is of {@code ownerType}
+     * (same kind, same API group, any version): the mapping {@link ControllerBuilder#owns} uses,
+     * and controller-runtime's {@code handler.EnqueueRequestForOwner} with {@code OnlyControllerOwner}.
+     * A namespaced owner is in the object's namespace (owner references never cross namespaces).
+     *
+     * @return the owner's request, or nothing when no owner reference of that type has {@code controller: true}
+     */
+    public static List<ReconcileRequest> controllerRequests(HasMetadata object, ResourceType<?> ownerType) {
+        List<OwnerReference> references = object.getMetadata().getOwnerReferences();
+        if (references == null) {
+            return List.of();
+        }
+        List<ReconcileRequest> owners = new ArrayList<>(1);
+        for (OwnerReference reference : references) {
+            if (Boolean.TRUE.equals(reference.getController()) && Objects.equals(ownerType.kind(), reference.getKind())
+                    && ownerType.group().equals(groupOf(reference.getApiVersion()))) {
+                owners.add(new ReconcileRequest(ownerType.namespaced() ? object.getMetadata().getNamespace() : "",
+                        reference.getName()));
+            }
+        }
+        return owners;
+    }
+
+    private static String groupOf(String apiVersion) {
+        if (apiVersion == null) {
+            return "";
+        }
+        int slash = apiVersion.indexOf('/');
+        return slash < 0 ? "" : apiVersion.substring(0, slash);
     }
 }

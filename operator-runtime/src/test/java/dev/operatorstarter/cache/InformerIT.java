@@ -348,7 +348,16 @@ class InformerIT {
                     .hasMessageContaining("403")
                     .hasMessageContaining("system:serviceaccount:" + namespace.name() + ":nobody")
                     // a streaming list is a watch: the server names the verb it refused
-                    .hasMessageMatching("(?s).*cannot (list|watch) resource \"configmaps\" in API group \"\".*");
+                    .hasMessageMatching("(?s).*cannot (list|watch) resource \"configmaps\" in API group \"\".*")
+                    // and the typed cause says the same, from the API's Status
+                    .satisfies(thrown -> assertThat(((InformerSyncException) thrown).denials()).singleElement()
+                            .satisfies(denial -> {
+                                assertThat(denial.identity()).isEqualTo("system:serviceaccount:" + namespace.name() + ":nobody");
+                                assertThat(denial.verb()).isIn("list", "watch");
+                                assertThat(denial.resource()).isEqualTo("configmaps");
+                                assertThat(denial.group()).isEmpty();
+                                assertThat(denial.namespace()).isEqualTo(namespace.name());
+                            }));
             assertThat(informer.hasSynced()).isFalse();
             assertThat(informer.indexer().size()).isZero();
         }

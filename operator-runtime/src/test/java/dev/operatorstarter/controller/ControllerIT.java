@@ -73,7 +73,7 @@ class ControllerIT {
         return gadget;
     }
 
-    private Controller.Builder<Gadget> builder(String namespace, ControllerOptions.Builder options) {
+    private ControllerBuilder<Gadget> builder(String namespace, ControllerOptions.Builder options) {
         factory = new SharedInformerFactory(client, InformerOptions.defaults());
         SharedIndexInformer<Gadget> gadgets = factory.informerFor(Gadget.class, InformerScope.namespace(namespace));
         factory.start();
@@ -84,7 +84,7 @@ class ControllerIT {
     @Test
     void reconcilesOnCreateUpdateAndDeleteReadingTheCache(TestNamespace namespace) throws Exception {
         List<String> seen = new CopyOnWriteArrayList<>();
-        Controller.Builder<Gadget> builder = builder(namespace.name(), ControllerOptions.builder("gadgets"));
+        ControllerBuilder<Gadget> builder = builder(namespace.name(), ControllerOptions.builder("gadgets"));
         SharedIndexInformer<Gadget> gadgets = factory.informerFor(Gadget.class, InformerScope.namespace(namespace.name()));
         controller = builder.withFilter(EventFilter.generationChanged()).build(request -> {
             Optional<Gadget> gadget = gadgets.lister().namespace(request.namespace()).get(request.name());
@@ -106,7 +106,7 @@ class ControllerIT {
     @Test
     void deletingAnOwnedConfigMapReconcilesItsOwnerWhichRecreatesIt(TestNamespace namespace) throws Exception {
         AtomicInteger reconciles = new AtomicInteger();
-        Controller.Builder<Gadget> builder = builder(namespace.name(), ControllerOptions.builder("owner"));
+        ControllerBuilder<Gadget> builder = builder(namespace.name(), ControllerOptions.builder("owner"));
         SharedIndexInformer<Gadget> gadgets = factory.informerFor(Gadget.class, InformerScope.namespace(namespace.name()));
         SharedIndexInformer<ConfigMap> configMaps = factory.informerFor(ConfigMap.class,
                 InformerScope.namespace(namespace.name()));
@@ -143,7 +143,7 @@ class ControllerIT {
         AtomicInteger attempts = new AtomicInteger();
         AtomicInteger succeededAt = new AtomicInteger();
         List<Long> requeued = new CopyOnWriteArrayList<>();
-        Controller.Builder<Gadget> builder = builder(namespace.name(), ControllerOptions.builder("flaky"));
+        ControllerBuilder<Gadget> builder = builder(namespace.name(), ControllerOptions.builder("flaky"));
         controller = builder.build(request -> {
             if (request.name().equals("poller")) {
                 requeued.add(System.nanoTime());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.operatorstarter.cache.LabelSelector;
+import dev.operatorstarter.client.ResourceType;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -72,6 +73,25 @@ class HelpersTest {
         Deployment elsewhere = new DeploymentBuilder().withNewMetadata().withNamespace("other").withName("x")
                 .withUid("u3").endMetadata().build();
         assertThatThrownBy(() -> OwnerReferences.setController(elsewhere, owned)).hasMessageContaining("namespace");
+    }
+
+    @Test
+    void anOwnedObjectMapsToItsControllingOwnerOfTheRightKindAndGroupOnly() {
+        // References a real object would not carry all at once: the mapping must pick the one that counts.
+        ConfigMap owned = new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName("web-config")
+                .addNewOwnerReference().withApiVersion("apps/v1").withKind("Deployment").withName("web")
+                .withUid("u1").withController(true).endOwnerReference()
+                .addNewOwnerReference().withApiVersion("v1").withKind("Deployment").withName("core-group")
+                .withUid("u0").withController(true).endOwnerReference()
+                .addNewOwnerReference().withApiVersion("apps/v1").withKind("Deployment").withName("not-controller")
+                .withUid("u9").withController(false).endOwnerReference()
+                .endMetadata().build();
+        assertThat(OwnerReferences.controllerRequests(owned, ResourceType.of(Deployment.class)))
+                .containsExactly(new ReconcileRequest("ns", "web"));
+        assertThat(OwnerReferences.controllerRequests(owned, ResourceType.of(ConfigMap.class))).isEmpty();
+        ConfigMap orphan = new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName("x").endMetadata()
+                .build();
+        assertThat(OwnerReferences.controllerRequests(orphan, ResourceType.of(Deployment.class))).isEmpty();
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.ResourceType;
 import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.controller.ControllerBuilder;
 import dev.operatorstarter.controller.ControllerOptions;
 import dev.operatorstarter.controller.EventFilter;
 import dev.operatorstarter.controller.ReconcileHandler;
@@ -70,7 +71,7 @@ final class ReconcilerControllers {
                 .threadFactory(workerThreads);
         customizers.forEach(customizer -> customizer.customize(name, options));
         ResourceType<T> type = ResourceType.of(resource);
-        Controller.Builder<T> builder = Controller.builder(options.build(), type, informers.primaries(definition, resource));
+        ControllerBuilder<T> builder = Controller.builder(options.build(), type, informers.primaries(definition, resource));
         if (annotation.generationChanged()) {
             builder.withFilter(EventFilter.generationChanged());
         }
@@ -98,7 +99,7 @@ final class ReconcilerControllers {
     }
 
     @SuppressWarnings("unchecked")
-    private <T extends HasMetadata, O extends HasMetadata> void watch(Controller.Builder<T> builder,
+    private <T extends HasMetadata, O extends HasMetadata> void watch(ControllerBuilder<T> builder,
             ReconcilerDefinition definition, RequestMapper<?> mapper, Class<O> watched) {
         RequestMapper<O> typed = (RequestMapper<O>) mapper;
         for (SharedIndexInformer<O> informer : informers.secondaries(definition, watched)) {

@@ -1,0 +1,52 @@
+package dev.operatorstarter.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.operatorstarter.controller.ReconcileTimeout.State;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The reconcile timeout's states, driven by hand on the test's own thread (no timer, no sleeping). */
+class ReconcileTimeoutTest {
+
+    private final ReconcileTimeout timeout = new ReconcileTimeout(Thread.currentThread());
+
+    @AfterEach
+    void clearInterrupt() {
+        Thread.interrupted();
+    }
+
+    @Test
+    void aReconcileThatEndsFirstIsDoneAndALateTimerInterruptsNothing() {
+        timeout.disarm();
+        timeout.expire();
+        assertThat(timeout.state()).isEqualTo(State.DONE);
+        assertThat(timeout.expired()).isFalse();
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @Test
+    void aTimerThatFiresFirstInterruptsTheWorkerOnce() {
+        timeout.expire();
+        assertThat(timeout.state()).isEqualTo(State.EXPIRED);
+        assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        Thread.interrupted();
+        timeout.expire();
+        assertThat(Thread.currentThread().isInterrupted()).as("fires once").isFalse();
+    }
+
+    @Test
+    void disarmingAfterTheTimerFiredClearsItsInterruptSoTheNextReconcileNeverSeesIt() {
+        timeout.expire();
+        timeout.disarm();
+        assertThat(timeout.expired()).as("still reported as expired").isTrue();
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @Test
+    void withoutATimerTheTimeoutNeverFires() {
+        ReconcileTimeout none = ReconcileTimeout.arm(null, java.time.Duration.ofSeconds(1));
+        none.disarm();
+        assertThat(none.state()).isEqualTo(State.DONE);
+    }
+}

@@ -1,4 +1,4 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.manager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -16,6 +16,7 @@ import dev.operatorstarter.controller.ControllerOptions;
 import dev.operatorstarter.controller.ReconcileRequest;
 import dev.operatorstarter.controller.ReconcileResult;
 import dev.operatorstarter.leaderelection.Leadership;
+import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ListMetaBuilder;
@@ -28,7 +29,7 @@ import reactor.core.publisher.Flux;
 import org.junit.jupiter.api.Test;
 
 /** Leadership changes as the elector reports them; the controllers' work is covered by the ITs. */
-class ControllerManagerTest {
+class ControllerGroupTest {
 
     /** A term whose validity the test sets; counts how often it is asked. */
     static final class Term implements Leadership {
@@ -82,8 +83,8 @@ class ControllerManagerTest {
                     reconciled.add(request.name());
                     return ReconcileResult.done();
                 });
-        ControllerManager manager = new ControllerManager(
-                List.of(new ControllerManager.Managed(controller, "configmaps")), Duration.ofSeconds(1), null);
+        ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system());
+        manager.add(controller, "configmaps");
         try {
             Term term = new Term();
             manager.onStartedLeading(term);
@@ -103,7 +104,7 @@ class ControllerManagerTest {
 
     @Test
     void afterALostTermAReelectingReplicaRunsItsControllersAgainInTheNextTerm() {
-        ControllerManager manager = new ControllerManager(List.of(), Duration.ofSeconds(1), null);
+        ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system());
         manager.onStartedLeading(new Term());
         assertThat(manager.isActive()).isTrue();
 
@@ -117,7 +118,7 @@ class ControllerManagerTest {
     @Test
     void withShutdownOnLossTheHookRunsOnceAndNoLaterTermStartsTheControllers() {
         AtomicInteger shutdowns = new AtomicInteger();
-        ControllerManager manager = new ControllerManager(List.of(), Duration.ofSeconds(1), shutdowns::incrementAndGet);
+        ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), shutdowns::incrementAndGet, TimeSource.system());
         manager.onStartedLeading(new Term());
 
         manager.onStoppedLeading();
@@ -130,7 +131,7 @@ class ControllerManagerTest {
 
     @Test
     void aClosedManagerStartsNothing() {
-        ControllerManager manager = new ControllerManager(List.of(), Duration.ofSeconds(1), null);
+        ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system());
         manager.close();
         manager.startAll();
         assertThat(manager.isActive()).isFalse();

@@ -1,0 +1,16 @@
+package dev.operatorstarter.manager;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one managed controller is doing, for health checks and status endpoints.
+ *
+ * @param name the controller's name
+ * @param resource what it reconciles, as given to {@link Manager#add}
+ * @param running whether its workers run now
+ * @param queueDepth requests waiting in its queue
+ * @param startError why its last start failed (for example caches that did not sync); null when it started
+ */
+public record ControllerStatus(String name, String resource, boolean running, int queueDepth,
+        @Nullable String startError) {
+}

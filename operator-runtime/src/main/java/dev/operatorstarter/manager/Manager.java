@@ -1,0 +1,292 @@
+package dev.operatorstarter.manager;
+
+import dev.operatorstarter.cache.InformerOptions;
+import dev.operatorstarter.cache.InformerSyncException;
+import dev.operatorstarter.cache.SharedInformerFactory;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.event.EventBroadcaster;
+import dev.operatorstarter.leaderelection.LeaderCallbacks;
+import dev.operatorstarter.leaderelection.LeaderElector;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs an operator (controller-runtime's manager): owns the informer factory, the optional event
+ * broadcaster and leader elector, and the controllers, and runs them in Kubernetes order: start
+ * the event broadcaster and the informers → wait for the caches → campaign for leadership (or,
+ * without election, go on) → start the controllers. {@link #close()} stops in reverse: the
+ * controllers stop taking work and finish what is in flight (up to
+ * {@link ManagerOptions#shutdownTimeout()}), the lease is released, the informers and the event
+ * broadcaster stop.
+ *
+ * <p>Leadership: the controllers run only during a term, and every worker checks the term's
+ * validity before each reconcile. When a term ends, the controllers stop at once (reconciles still
+ * running after a second are interrupted, since another replica may lead already); then the
+ * manager campaigns again, or, with {@link Builder#onLostLeadership}, stops for good and runs that
+ * hook (to end the process, so the pod restarts with a clean state).
+ *
+ * <p>Usage: build it, make informers with {@link #informers()}, {@link #add} controllers built on
+ * them, then {@link #start()}. The client is the caller's: close it after the manager. A manager
+ * runs once; it cannot start again after {@link #close()} (informers cannot be restarted).
+ * Thread-safe.
+ */
+public final class Manager implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Manager.class);
+
+    private enum State { NEW, STARTED, CLOSED }
+
+    private final KubernetesClient client;
+    private final SharedInformerFactory informers;
+    private final @Nullable EventBroadcaster events;
+    private final @Nullable LeaderElector elector;
+    private final ControllerGroup controllers;
+    private final ManagerOptions options;
+    private final Object lock = new Object();
+    private State state = State.NEW; // guarded by lock
+    private @Nullable Thread startup; // guarded by lock
+
+    private Manager(Builder builder) {
+        this.client = builder.client;
+        this.options = builder.options;
+        this.informers = builder.informers != null ? builder.informers
+                : new SharedInformerFactory(client, InformerOptions.defaults());
+        this.events = builder.events;
+        this.controllers = new ControllerGroup(options.shutdownTimeout(), builder.onLostLeadership,
+                options.timeSource());
+        this.elector = builder.elector == null ? null
+                : Objects.requireNonNull(builder.elector.apply(controllers), "the leader elector factory returned null");
+    }
+
+    /** Starts describing a manager that works through {@code client}. */
+    public static Builder builder(KubernetesClient client) {
+        return new Builder(client);
+    }
+
+    /** The client the manager's informers and controllers use. */
+    public KubernetesClient client() {
+        return client;
+    }
+
+    /** The informer factory: make the controllers' informers here, before {@link #start()}. */
+    public SharedInformerFactory informers() {
+        return informers;
+    }
+
+    /** The event broadcaster, when one was given. */
+    public Optional<EventBroadcaster> events() {
+        return Optional.ofNullable(events);
+    }
+
+    /** The leader elector, when the manager elects a leader. */
+    public Optional<LeaderElector> leaderElector() {
+        return Optional.ofNullable(elector);
+    }
+
+    /**
+     * Adds a controller, started and stopped with the others; {@code resource} says what it
+     * reconciles (for {@link #controllers()}). Add every controller before {@link #start()}.
+     *
+     * @throws IllegalStateException once the manager has started
+     */
+    public Manager add(Controller<?> controller, String resource) {
+        Objects.requireNonNull(controller, "controller");
+        Objects.requireNonNull(resource, "resource");
+        synchronized (lock) {
+            if (state != State.NEW) {
+                throw new IllegalStateException("add controller " + controller.name() + " before the manager starts");
+            }
+            controllers.add(controller, resource);
+        }
+        return this;
+    }
+
+    /** Every controller's state; cheap, never calls the API server. */
+    public List<ControllerStatus> controllers() {
+        return controllers.status();
+    }
+
+    /** True while this replica's controllers should run: it leads, or there is no election. */
+    public boolean isActive() {
+        return controllers.isActive();
+    }
+
+    /** True between {@link #start()} and {@link #close()}. */
+    public boolean isRunning() {
+        synchronized (lock) {
+            return state == State.STARTED;
+        }
+    }
+
+    /**
+     * Starts the event broadcaster and the informers, waits until every informer has synced,
+     * then campaigns for leadership or, without election, starts the controllers; returns then
+     * (the elector campaigns on its own thread).
+     *
+     * @throws InformerSyncException when the caches do not sync within {@link ManagerOptions#cacheSyncTimeout()};
+     *     the manager stays started (the informers keep trying): close it
+     * @throws InterruptedException if interrupted while waiting
+     * @throws IllegalStateException when the manager started or closed before
+     */
+    public void start() throws InterruptedException {
+        synchronized (lock) {
+            begin();
+        }
+        informers.waitForCacheSync(options.cacheSyncTimeout());
+        log.info("{} informer caches synced", informers.informers().size());
+        run();
+    }
+
+    /**
+     * Like {@link #start()}, without blocking: a background thread waits for the caches (logging
+     * each time {@link ManagerOptions#cacheSyncTimeout()} passes, while the informers keep trying),
+     * then goes on as {@code start()} does. {@link #close()} ends the wait.
+     */
+    public void startInBackground() {
+        synchronized (lock) {
+            begin();
+            Thread thread = options.threadFactory().newThread(this::syncThenRun);
+            thread.setName("operator-startup");
+            startup = thread;
+            thread.start();
+        }
+    }
+
+    private void begin() {
+        if (state == State.CLOSED) {
+            throw new IllegalStateException("the manager was closed and cannot start again (informers cannot "
+                    + "be restarted): build a new one");
+        }
+        if (state == State.STARTED) {
+            throw new IllegalStateException("the manager has started already");
+        }
+        state = State.STARTED;
+        if (events != null) {
+            events.start();
+        }
+        informers.start();
+    }
+
+    private void syncThenRun() {
+        while (isRunning()) {
+            try {
+                informers.waitForCacheSync(options.cacheSyncTimeout());
+                log.info("{} informer caches synced", informers.informers().size());
+                run();
+                return;
+            } catch (InformerSyncException e) {
+                log.error("{}; still waiting", e.getMessage());
+            } catch (InterruptedException e) {
+                return; // closed
+            }
+        }
+    }
+
+    private void run() {
+        if (!isRunning()) {
+            return;
+        }
+        if (elector != null) {
+            elector.start();
+        } else {
+            controllers.startAll();
+        }
+    }
+
+    /**
+     * Stops for good, in reverse order: ends a background start-up's wait, stops the controllers
+     * (reconciles in flight get {@link ManagerOptions#shutdownTimeout()}), closes the elector (which
+     * releases the lease when so configured, once nothing runs here any more), the informers and the
+     * event broadcaster. Idempotent; does not close the client.
+     */
+    @Override
+    public void close() {
+        Thread waiting;
+        synchronized (lock) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            boolean started = state == State.STARTED;
+            state = State.CLOSED;
+            waiting = startup;
+            startup = null;
+            if (!started) {
+                informers.close();
+                return;
+            }
+        }
+        if (waiting != null) {
+            waiting.interrupt();
+        }
+        controllers.close();
+        if (elector != null) {
+            elector.close();
+        }
+        informers.close();
+        if (events != null) {
+            events.close();
+        }
+        log.info("operator stopped");
+    }
+
+    /** Describes a {@link Manager}. Not thread-safe. */
+    public static final class Builder {
+        private final KubernetesClient client;
+        private ManagerOptions options = ManagerOptions.defaults();
+        private @Nullable SharedInformerFactory informers;
+        private @Nullable EventBroadcaster events;
+        private @Nullable Function<LeaderCallbacks, LeaderElector> elector;
+        private @Nullable Runnable onLostLeadership;
+
+        private Builder(KubernetesClient client) {
+            this.client = Objects.requireNonNull(client, "client");
+        }
+
+        /** How the manager runs; default {@link ManagerOptions#defaults()}. */
+        public Builder options(ManagerOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** The informer factory to run; default a new one on the client with {@link InformerOptions#defaults()}. */
+        public Builder informers(SharedInformerFactory informers) {
+            this.informers = Objects.requireNonNull(informers, "informers");
+            return this;
+        }
+
+        /** An event broadcaster to start and close with the manager; default none. */
+        public Builder events(EventBroadcaster events) {
+            this.events = Objects.requireNonNull(events, "events");
+            return this;
+        }
+
+        /**
+         * Elects a leader: {@code elector} builds the elector from the callbacks the manager gives
+         * it (pass them to {@code LeaderElectionConfig.builder(lock, callbacks)}). Without it, every
+         * replica runs the controllers.
+         */
+        public Builder leaderElection(Function<LeaderCallbacks, LeaderElector> elector) {
+            this.elector = Objects.requireNonNull(elector, "elector");
+            return this;
+        }
+
+        /**
+         * After a lost term, stop for good and run {@code hook} (for example to end the process)
+         * instead of campaigning again.
+         */
+        public Builder onLostLeadership(Runnable hook) {
+            this.onLostLeadership = Objects.requireNonNull(hook, "hook");
+            return this;
+        }
+
+        public Manager build() {
+            return new Manager(this);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.operatorstarter.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.operatorstarter.cache.InformerScope;
+import dev.operatorstarter.cache.SharedIndexInformer;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.PatchOptions;
+import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.ResourceType;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.controller.ControllerOptions;
+import dev.operatorstarter.controller.OwnerReferences;
+import dev.operatorstarter.controller.ReconcileResult;
+import dev.operatorstarter.leaderelection.LeaderElectionConfig;
+import dev.operatorstarter.leaderelection.LeaderElector;
+import dev.operatorstarter.leaderelection.LeaseLock;
+import dev.operatorstarter.test.ClusterConnection;
+import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.TestNamespace;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** An operator in plain Java, no Spring: the manager runs it against the real API server. */
+@KubernetesTest
+class ManagerIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    /**
+     * The example of docs/controllers.md ("A plain-Java operator"): every ConfigMap labelled
+     * {@code mirror=true} gets a copy named {@code <name>-mirror} that it owns.
+     */
+    @Test
+    void aPlainJavaOperatorReconcilesAsTheLeaderAndReleasesTheLeaseWhenClosed(ClusterConnection connection,
+            TestNamespace namespace) throws Exception {
+        String ns = namespace.name();
+        try (KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null))) {
+            // --- example start
+            Manager manager = Manager.builder(client)
+                    .leaderElection(callbacks -> new LeaderElector(LeaderElectionConfig
+                            .builder(LeaseLock.of(client, ns, "mirror-operator", "replica-1"), callbacks)
+                            .build()))
+                    .build();
+            SharedIndexInformer<ConfigMap> configMaps = manager.informers().informerFor(ConfigMap.class,
+                    InformerScope.namespace(ns).withLabelSelector("mirror=true"));
+            SharedIndexInformer<ConfigMap> mirrors = manager.informers().informerFor(ConfigMap.class,
+                    InformerScope.namespace(ns).withLabelSelector("mirror-of"));
+            ResourceClient<ConfigMap> api = client.coreV1().configMaps();
+            Controller<ConfigMap> controller = Controller
+                    .builder(ControllerOptions.builder("mirror").build(), ResourceType.of(ConfigMap.class), configMaps)
+                    .owns(mirrors)
+                    .build(request -> {
+                        Optional<ConfigMap> source = configMaps.indexer().get(request.key());
+                        if (source.isEmpty()) {
+                            return ReconcileResult.done(); // deleted: the garbage collector removes the mirror
+                        }
+                        ConfigMap mirror = new ConfigMapBuilder().withNewMetadata()
+                                .withNamespace(request.namespace()).withName(request.name() + "-mirror")
+                                .addToLabels("mirror-of", request.name()).endMetadata()
+                                .withData(source.get().getData()).build();
+                        OwnerReferences.setController(source.get(), mirror);
+                        api.inNamespace(request.namespace()).apply(mirror, PatchOptions.apply("mirror-operator"));
+                        return ReconcileResult.done();
+                    });
+            manager.add(controller, "configmaps");
+            manager.start(); // informers → cache sync → campaign → controllers once elected
+            // --- example end
+            try {
+                api.inNamespace(ns).create(new ConfigMapBuilder().withNewMetadata().withName("greeting")
+                        .addToLabels("mirror", "true").endMetadata().addToData("hello", "world").build());
+                await().atMost(WAIT).until(() -> api.inNamespace(ns).find("greeting-mirror").isPresent());
+                assertThat(api.inNamespace(ns).get("greeting-mirror").getData()).containsEntry("hello", "world");
+                assertThat(manager.isActive()).isTrue();
+                assertThat(manager.leaderElector()).get().satisfies(elector -> assertThat(elector.isLeader()).isTrue());
+                assertThat(manager.controllers()).singleElement().satisfies(status -> {
+                    assertThat(status.name()).isEqualTo("mirror");
+                    assertThat(status.running()).isTrue();
+                    assertThat(status.startError()).isNull();
+                });
+            } finally {
+                manager.close();
+            }
+            assertThat(controller.isRunning()).isFalse();
+            assertThat(manager.isActive()).isFalse();
+            Lease lease = client.coordinationV1().leases().inNamespace(ns).get("mirror-operator");
+            assertThat(lease.getSpec().getHolderIdentity()).as("released on close").isNullOrEmpty();
+            assertThatThrownBy(manager::start).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("cannot start again");
+        }
+    }
+
+    @Test
+    void withoutElectionTheControllersStartOnceTheCachesHaveSynced(ClusterConnection connection,
+            TestNamespace namespace) throws Exception {
+        try (KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
+                Manager manager = Manager.builder(client).build()) {
+            SharedIndexInformer<ConfigMap> configMaps = manager.informers().informerFor(ConfigMap.class,
+                    InformerScope.namespace(namespace.name()));
+            Controller<ConfigMap> controller = Controller.builder(ControllerOptions.builder("plain").build(),
+                    ResourceType.of(ConfigMap.class), configMaps).build(request -> ReconcileResult.done());
+            manager.add(controller, "configmaps");
+            manager.startInBackground();
+            await().atMost(WAIT).until(controller::isRunning);
+            assertThat(configMaps.hasSynced()).isTrue();
+            assertThat(manager.isActive()).isTrue();
+            assertThat(manager.leaderElector()).isEmpty();
+            assertThatThrownBy(() -> manager.add(controller, "again")).isInstanceOf(IllegalStateException.class);
+        }
+    }
+}

@@ -1,5 +1,6 @@
 package dev.operatorstarter.cache;
 
+import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.ApiException;
 import io.fabric8.kubernetes.api.model.StatusDetails;
 import java.time.Duration;
@@ -46,7 +47,9 @@ public final class InformerSyncException extends RuntimeException {
 
         /** The RBAC refusal behind the last error, if it was one (a 403 of a list or a watch). */
         public Optional<Denial> denial() {
-            if (lastError == null || !(lastError.getCause() instanceof ApiException.Forbidden forbidden)) {
+            ApiException.Forbidden forbidden = lastError == null ? null
+                    : ApiErrors.cause(lastError, ApiException.Forbidden.class).orElse(null);
+            if (forbidden == null) {
                 return Optional.empty();
             }
             StatusDetails details = forbidden.status().getDetails();

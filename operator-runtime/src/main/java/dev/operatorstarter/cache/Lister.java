@@ -16,6 +16,14 @@ public interface Lister<T extends HasMetadata> {
         return new IndexLister<>(indexer, null);
     }
 
+    /**
+     * Reads several caches of one resource as one (for example one informer per watched
+     * namespace); an object cached by more than one of them appears once.
+     */
+    static <T extends HasMetadata> Lister<T> union(List<Lister<T>> listers) {
+        return listers.size() == 1 ? listers.get(0) : new UnionLister<>(listers);
+    }
+
     /** Every cached object. */
     List<T> list();
 

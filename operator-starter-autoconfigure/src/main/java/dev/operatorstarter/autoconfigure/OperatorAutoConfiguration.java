@@ -22,6 +22,8 @@ import dev.operatorstarter.leaderelection.LeaderElectionConfig;
 import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.leaderelection.LeaseLock;
 import dev.operatorstarter.leaderelection.MicrometerLeaderMetrics;
+import dev.operatorstarter.manager.Manager;
+import dev.operatorstarter.manager.ManagerOptions;
 import dev.operatorstarter.workqueue.MicrometerWorkQueueMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
@@ -140,23 +142,52 @@ public final class OperatorAutoConfiguration {
         };
     }
 
-    @Bean
-    ControllerManager operatorControllerManager(ReconcilerDefinitions definitions,
+    /**
+     * The runtime's manager, built from the properties and beans: the informer factory, the event
+     * broadcaster, leader election (when {@code operator.leader-election.enabled}), and one
+     * controller per {@link Reconciler} bean. {@link OperatorLifecycle} starts and closes it.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    Manager operatorManager(KubernetesClient client, SharedInformerFactory informers,
+            ObjectProvider<EventBroadcaster> events, ReconcilerDefinitions definitions,
             ConfigurableListableBeanFactory beanFactory, OperatorProperties properties,
-            ConfigurableApplicationContext context) {
-        List<ControllerManager.Managed> controllers = definitions.all().stream()
-                .map(definition -> new ControllerManager.Managed(
-                        beanFactory.getBean(definitions.controllerBeans().get(definition.beanName()), Controller.class),
-                        definition.resource().getSimpleName()))
-                .toList();
-        Runnable shutdownOnLoss = properties.leaderElection().onLost() == OperatorProperties.OnLost.SHUTDOWN
-                ? () -> {
+            ConfigurableApplicationContext context, ObjectProvider<LeaseSettings> lease, OperatorMetrics metrics,
+            ObjectProvider<LeaderElectionCustomizer> customizers) {
+        Manager.Builder manager = Manager.builder(client).informers(informers)
+                .options(ManagerOptions.builder().cacheSyncTimeout(properties.informers().cacheSyncTimeout())
+                        .shutdownTimeout(properties.controllers().shutdownTimeout()).build());
+        EventBroadcaster broadcaster = events.getIfAvailable();
+        if (broadcaster != null) {
+            manager.events(broadcaster);
+        }
+        LeaseSettings settings = lease.getIfAvailable();
+        if (settings != null) {
+            OperatorProperties.LeaderElection election = properties.leaderElection();
+            manager.leaderElection(callbacks -> {
+                LeaderElectionConfig.Builder config = LeaderElectionConfig
+                        .builder(LeaseLock.of(client, settings.namespace(), settings.name(), settings.identity()),
+                                callbacks)
+                        .leaseDuration(election.leaseDuration()).renewDeadline(election.renewDeadline())
+                        .retryPeriod(election.retryPeriod()).releaseOnClose(election.releaseOnShutdown())
+                        .name(settings.name()).metrics(metrics.leaders());
+                customizers.orderedStream().forEach(customizer -> customizer.customize(config));
+                return new LeaderElector(config.build());
+            });
+            if (election.onLost() == OperatorProperties.OnLost.SHUTDOWN) {
+                manager.onLostLeadership(() -> {
                     AvailabilityChangeEvent.publish(context, LivenessState.BROKEN);
                     Thread closer = new Thread(context::close, "operator-shutdown-after-lost-lease");
                     closer.start();
-                }
-                : null;
-        return new ControllerManager(controllers, properties.controllers().shutdownTimeout(), shutdownOnLoss);
+                });
+            }
+        }
+        Manager built = manager.build();
+        for (ReconcilerDefinition definition : definitions.all()) {
+            built.add(beanFactory.getBean(definitions.controllerBeans().get(definition.beanName()), Controller.class),
+                    definition.resource().getSimpleName());
+        }
+        return built;
     }
 
     @Bean
@@ -173,25 +204,15 @@ public final class OperatorAutoConfiguration {
     }
 
     @Bean
-    OperatorStatus operatorStatus(SharedInformerFactory informers, ControllerManager controllers,
-            ConfigurableListableBeanFactory beanFactory, ObjectProvider<LeaseSettings> lease) {
+    OperatorStatus operatorStatus(Manager manager, ObjectProvider<LeaseSettings> lease) {
         LeaseSettings settings = lease.getIfAvailable();
-        return new OperatorStatus(informers, controllers, operatorElector(beanFactory),
-                settings == null ? "" : settings.identity(), settings == null ? "" : settings.lease());
+        return new OperatorStatus(manager, settings == null ? "" : settings.identity(),
+                settings == null ? "" : settings.lease());
     }
 
     @Bean
-    OperatorLifecycle operatorLifecycle(SharedInformerFactory informers, ControllerManager controllers,
-            ConfigurableListableBeanFactory beanFactory, ObjectProvider<EventBroadcaster> events,
-            OperatorProperties properties) {
-        return new OperatorLifecycle(informers, controllers, operatorElector(beanFactory), events.getIfAvailable(),
-                properties.informers());
-    }
-
-    /** The elector of the controllers, by name: an application's own LeaderElector beans are not ours to run. */
-    private static @Nullable LeaderElector operatorElector(ConfigurableListableBeanFactory beanFactory) {
-        return beanFactory.containsBean(LeaderElection.ELECTOR)
-                ? beanFactory.getBean(LeaderElection.ELECTOR, LeaderElector.class) : null;
+    OperatorLifecycle operatorLifecycle(Manager manager, OperatorProperties properties) {
+        return new OperatorLifecycle(manager, properties.informers());
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -210,7 +231,7 @@ public final class OperatorAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "operator.leader-election.enabled", matchIfMissing = true)
     static class LeaderElection {
 
-        /** The elector that gates the controllers; an application replaces it by defining a bean of this name. */
+        /** The elector that gates the controllers; tune it with a {@link LeaderElectionCustomizer}. */
         static final String ELECTOR = "operatorLeaderElector";
 
         @Bean
@@ -220,16 +241,11 @@ public final class OperatorAutoConfiguration {
                     environment.getProperty("spring.application.name"), System.getenv());
         }
 
-        @Bean(name = ELECTOR, destroyMethod = "close")
-        @ConditionalOnMissingBean(name = ELECTOR)
-        LeaderElector operatorLeaderElector(KubernetesClient client, LeaseSettings lease, OperatorProperties properties,
-                ControllerManager controllers, OperatorMetrics metrics) {
-            OperatorProperties.LeaderElection election = properties.leaderElection();
-            return new LeaderElector(LeaderElectionConfig
-                    .builder(LeaseLock.of(client, lease.namespace(), lease.name(), lease.identity()), controllers)
-                    .leaseDuration(election.leaseDuration()).renewDeadline(election.renewDeadline())
-                    .retryPeriod(election.retryPeriod()).releaseOnClose(election.releaseOnShutdown())
-                    .name(lease.name()).metrics(metrics.leaders()).build());
+        /** The manager's elector, as a bean for applications and tests; the manager runs and closes it. */
+        @Bean(name = ELECTOR, destroyMethod = "")
+        LeaderElector operatorLeaderElector(Manager manager) {
+            return manager.leaderElector().orElseThrow(() -> new IllegalStateException("the Manager bean elects no "
+                    + "leader although operator.leader-election.enabled is true"));
         }
     }
 

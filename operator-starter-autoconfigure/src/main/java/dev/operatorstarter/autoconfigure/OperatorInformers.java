@@ -84,7 +84,7 @@ final class OperatorInformers {
 
     private static <T extends HasMetadata> Lister<T> listerOf(java.util.Collection<SharedIndexInformer<T>> informers) {
         List<Lister<T>> listers = informers.stream().map(SharedIndexInformer::lister).toList();
-        return listers.size() == 1 ? listers.get(0) : new UnionLister<>(listers);
+        return Lister.union(listers);
     }
 
     /** The namespaces {@code definition} watches for {@code type}; [""] (all) for cluster-scoped types. */

@@ -1,20 +1,13 @@
 package dev.operatorstarter.autoconfigure;
 
-import dev.operatorstarter.cache.InformerSyncException;
-import dev.operatorstarter.cache.SharedInformerFactory;
-import dev.operatorstarter.event.EventBroadcaster;
-import dev.operatorstarter.leaderelection.LeaderElector;
-import java.time.Duration;
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import dev.operatorstarter.manager.Manager;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Runs the operator in Kubernetes order: start the informers → wait for their caches → campaign
- * for leadership (or, without election, go on) → start the controllers. Stops in reverse: the
- * controllers stop taking work and finish what is in flight (up to the shutdown timeout), the
- * lease is released, the informers stop.
+ * Runs the operator's {@link Manager} with the application context: its start (informers →
+ * caches → leadership → controllers) when the context starts, its close (in reverse) when it
+ * stops. With {@code operator.informers.wait-for-sync-on-startup=false} the wait for the caches
+ * moves to a background thread and start-up goes on.
  *
  * <p>Phase {@link #PHASE} puts it after the web server (health and metrics answer while caches
  * sync) and stops it before the web server's graceful shutdown. Not pauseable: informers cannot
@@ -25,113 +18,43 @@ final class OperatorLifecycle implements SmartLifecycle {
     /** After the web server starts ({@code DEFAULT_PHASE - 2048}), before its graceful shutdown ends. */
     static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
-    private static final Logger log = LoggerFactory.getLogger(OperatorLifecycle.class);
-
-    private final SharedInformerFactory informers;
-    private final ControllerManager controllers;
-    private final @Nullable LeaderElector elector;
-    private final @Nullable EventBroadcaster events;
-    private final OperatorProperties.Informers properties;
-    private final Object lock = new Object();
+    private final Manager manager;
+    private final boolean waitForSync;
     private volatile boolean running;
-    private boolean stopped;
-    private @Nullable Thread startup;
 
-    OperatorLifecycle(SharedInformerFactory informers, ControllerManager controllers, @Nullable LeaderElector elector,
-            @Nullable EventBroadcaster events, OperatorProperties.Informers properties) {
-        this.informers = informers;
-        this.controllers = controllers;
-        this.elector = elector;
-        this.events = events;
-        this.properties = properties;
+    OperatorLifecycle(Manager manager, OperatorProperties.Informers properties) {
+        this.manager = manager;
+        this.waitForSync = properties.waitForSyncOnStartup();
     }
 
+    /**
+     * @throws dev.operatorstarter.cache.InformerSyncException when the caches do not sync in time
+     *     (explained by the failure analyzer)
+     */
     @Override
     public void start() {
-        synchronized (lock) {
-            if (running) {
-                return;
-            }
-            if (stopped) {
-                throw new IllegalStateException("the operator was stopped and cannot start again (informers cannot "
-                        + "be restarted): create a new application context");
-            }
-            running = true;
-            if (events != null) {
-                events.start();
-            }
-            informers.start();
-            if (properties.waitForSyncOnStartup()) {
-                awaitSync();
-                begin();
-            } else {
-                startup = new Thread(this::syncThenBegin, "operator-startup");
-                startup.setDaemon(true);
-                startup.start();
-            }
+        if (running) {
+            return;
         }
-    }
-
-    /** Blocks until every informer synced; a timeout fails start-up with a {@link CacheSyncException}. */
-    private void awaitSync() {
-        Duration timeout = properties.cacheSyncTimeout();
+        running = true;
+        if (!waitForSync) {
+            manager.startInBackground();
+            return;
+        }
         try {
-            informers.waitForCacheSync(timeout);
-            log.info("{} informer caches synced", informers.informers().size());
-        } catch (InformerSyncException e) {
-            throw new CacheSyncException(timeout, CacheSyncException.unsynced(informers.informers()));
+            manager.start();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the informer caches", e);
         }
     }
 
-    /** Without blocking start-up: waits (logging each timeout, the informers keep retrying), then begins. */
-    private void syncThenBegin() {
-        while (running) {
-            try {
-                informers.waitForCacheSync(properties.cacheSyncTimeout());
-                log.info("{} informer caches synced", informers.informers().size());
-                begin();
-                return;
-            } catch (InformerSyncException e) {
-                log.error("{}; still waiting", new CacheSyncException(properties.cacheSyncTimeout(),
-                        CacheSyncException.unsynced(informers.informers())).getMessage());
-            } catch (InterruptedException e) {
-                return; // stopped
-            }
-        }
-    }
-
-    private void begin() {
-        if (elector != null) {
-            elector.start();
-        } else {
-            controllers.startAll();
-        }
-    }
-
     @Override
     public void stop() {
-        Thread waiting;
-        synchronized (lock) {
-            if (!running) {
-                return;
-            }
+        if (running) {
             running = false;
-            stopped = true;
-            waiting = startup;
-            startup = null;
+            manager.close();
         }
-        if (waiting != null) {
-            waiting.interrupt();
-        }
-        controllers.close(); // no new work; reconciles in flight finish within the shutdown timeout
-        if (elector != null) {
-            elector.close(); // releases the lease (when configured) once nothing runs here any more
-        }
-        informers.close();
-        log.info("operator stopped");
     }
 
     @Override

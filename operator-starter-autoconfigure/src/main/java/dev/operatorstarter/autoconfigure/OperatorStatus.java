@@ -3,6 +3,8 @@ package dev.operatorstarter.autoconfigure;
 import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.leaderelection.LeaderElector;
+import dev.operatorstarter.manager.ControllerStatus;
+import dev.operatorstarter.manager.Manager;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -31,21 +33,20 @@ public final class OperatorStatus {
     }
 
     /** Everything at once. */
-    public record Snapshot(List<ControllerManager.ControllerStatus> controllers, LeadershipStatus leaderElection,
+    public record Snapshot(List<ControllerStatus> controllers, LeadershipStatus leaderElection,
             List<InformerStatus> informers) {
     }
 
     private final SharedInformerFactory informers;
-    private final ControllerManager controllers;
+    private final Manager manager;
     private final @Nullable LeaderElector elector;
     private final String identity;
     private final String lease;
 
-    OperatorStatus(SharedInformerFactory informers, ControllerManager controllers, @Nullable LeaderElector elector,
-            String identity, String lease) {
-        this.informers = informers;
-        this.controllers = controllers;
-        this.elector = elector;
+    OperatorStatus(Manager manager, String identity, String lease) {
+        this.informers = manager.informers();
+        this.manager = manager;
+        this.elector = manager.leaderElector().orElse(null);
         this.identity = identity;
         this.lease = lease;
     }
@@ -61,17 +62,17 @@ public final class OperatorStatus {
     }
 
     public LeadershipStatus leaderElection() {
-        return elector == null ? new LeadershipStatus(false, identity, "", controllers.isActive(), "")
+        return elector == null ? new LeadershipStatus(false, identity, "", manager.isActive(), "")
                 : new LeadershipStatus(true, identity, lease, elector.isLeader(), elector.leader());
     }
 
-    public List<ControllerManager.ControllerStatus> controllers() {
-        return controllers.status();
+    public List<ControllerStatus> controllers() {
+        return manager.controllers();
     }
 
     /** True while this replica's controllers should run: it leads, or there is no election. */
     public boolean controllersActive() {
-        return controllers.isActive();
+        return manager.isActive();
     }
 
     public Snapshot snapshot() {

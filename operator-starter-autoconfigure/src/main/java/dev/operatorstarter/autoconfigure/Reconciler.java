@@ -1,5 +1,6 @@
 package dev.operatorstarter.autoconfigure;
 
+import dev.operatorstarter.controller.Cleaner;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

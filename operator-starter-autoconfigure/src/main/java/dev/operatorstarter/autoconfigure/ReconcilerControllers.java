@@ -4,7 +4,9 @@ import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.ResourceType;
+import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.controller.Finalizers;
 import dev.operatorstarter.controller.ControllerBuilder;
 import dev.operatorstarter.controller.ControllerOptions;
 import dev.operatorstarter.controller.EventFilter;
@@ -92,7 +94,7 @@ final class ReconcilerControllers {
         }
         AtomicReference<Controller<T>> built = new AtomicReference<>();
         ResourceClient<T> resources = client.resources(type);
-        Controller<T> controller = builder.build(new FinalizingHandler<>(annotation.finalizer(), handler,
+        Controller<T> controller = builder.build(Finalizers.handler(annotation.finalizer(), handler,
                 (Cleaner<T>) cleaner, informers.primaryLister(definition, resource), () -> built.get().tracked(resources)));
         built.set(controller);
         return controller;

@@ -3,6 +3,8 @@ package dev.operatorstarter.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import dev.operatorstarter.controller.Cleaner;
+import dev.operatorstarter.manager.Manager;
 import dev.operatorstarter.autoconfigure.endpoint.OperatorEndpoint;
 import dev.operatorstarter.cache.InformerOptions;
 import dev.operatorstarter.cache.Lister;
@@ -209,7 +211,7 @@ class OperatorAutoConfigurationTest {
                     assertThat(context.getBean("configMapLister")).isEqualTo("the application's own bean");
                     assertThat(context.getBean(ConfigMap.class.getName() + ".lister")).isInstanceOf(Lister.class);
                     assertThat(context.getBean("configMapReconciler.controller")).isInstanceOf(Controller.class);
-                    assertThat(context.getBean(ControllerManager.class).status()).extracting(s -> s.name())
+                    assertThat(context.getBean(Manager.class).controllers()).extracting(s -> s.name())
                             .containsExactly("settings");
                 });
     }

@@ -1,6 +1,6 @@
 package dev.operatorstarter.sample;
 
-import dev.operatorstarter.autoconfigure.Cleaner;
+import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.client.KubernetesClient;

@@ -1,5 +1,6 @@
 package dev.operatorstarter.client.rest;
 
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -63,6 +64,19 @@ public final class ApiErrors {
 
     public static boolean isServiceUnavailable(Throwable error) {
         return find(error, ApiException.ServiceUnavailable.class::isInstance);
+    }
+
+    /** The first error of {@code type} in {@code error}'s cause chain, {@code error} included. */
+    public static <E extends Throwable> Optional<E> cause(Throwable error, Class<E> type) {
+        for (Throwable current = error; current != null; current = current.getCause()) {
+            if (type.isInstance(current)) {
+                return Optional.of(type.cast(current));
+            }
+            if (current.getCause() == current) {
+                break;
+            }
+        }
+        return Optional.empty();
     }
 
     private static boolean find(Throwable error, Predicate<Throwable> kind) {

@@ -1,8 +1,8 @@
 package dev.operatorstarter.autoconfigure.diagnostics;
 
-import dev.operatorstarter.autoconfigure.CacheSyncException;
-import dev.operatorstarter.autoconfigure.CacheSyncException.Denial;
-import dev.operatorstarter.autoconfigure.CacheSyncException.Unsynced;
+import dev.operatorstarter.cache.InformerSyncException;
+import dev.operatorstarter.cache.InformerSyncException.Denial;
+import dev.operatorstarter.cache.InformerSyncException.Unsynced;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -10,30 +10,31 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
  * The informer caches did not sync at start-up. For an RBAC refusal it names the identity, the
- * verb, the resource and the namespace, and shows the Role rule that is missing.
+ * verb, the resource and the namespace, read from the typed errors the exception keeps (the
+ * API's 403 {@code Status}), and shows the Role rule that is missing.
  */
-final class CacheSyncFailureAnalyzer extends AbstractFailureAnalyzer<CacheSyncException> {
+final class CacheSyncFailureAnalyzer extends AbstractFailureAnalyzer<InformerSyncException> {
 
     @Override
-    protected FailureAnalysis analyze(Throwable rootFailure, CacheSyncException cause) {
+    protected FailureAnalysis analyze(Throwable rootFailure, InformerSyncException cause) {
         StringBuilder description = new StringBuilder("The operator's informer caches did not sync within "
                 + cause.timeout() + " (operator.informers.cache-sync-timeout):");
         for (Unsynced unsynced : cause.unsynced()) {
             description.append("\n\t- ").append(unsynced.informer()).append(": ");
-            Denial denial = unsynced.denial();
+            Denial denial = unsynced.denial().orElse(null);
             if (denial != null) {
                 description.append(denial.identity()).append(" may not ").append(denial.verb()).append(' ')
                         .append(qualified(denial))
                         .append(denial.namespace().isEmpty() ? " at the cluster scope" : " in namespace " + denial.namespace())
                         .append(" (403 Forbidden)");
             } else {
-                description.append(unsynced.lastError());
+                description.append(unsynced.describeError());
             }
         }
         return new FailureAnalysis(description.toString(), action(cause), cause);
     }
 
-    private static String action(CacheSyncException cause) {
+    private static String action(InformerSyncException cause) {
         if (cause.denials().isEmpty()) {
             return "Check that the API server is reachable and serves these resources (for a custom resource, that "
                     + "its CRD is installed), or raise operator.informers.cache-sync-timeout.";

@@ -1,6 +1,6 @@
 package dev.operatorstarter.autoconfigure.health;
 
-import dev.operatorstarter.autoconfigure.ControllerManager.ControllerStatus;
+import dev.operatorstarter.manager.ControllerStatus;
 import dev.operatorstarter.autoconfigure.OperatorStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;

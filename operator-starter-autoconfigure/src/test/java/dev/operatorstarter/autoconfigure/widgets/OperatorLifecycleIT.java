@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
-import dev.operatorstarter.autoconfigure.CacheSyncException;
+import dev.operatorstarter.cache.InformerSyncException;
 import dev.operatorstarter.autoconfigure.OperatorStatus;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.config.KubeconfigLoader;
@@ -162,7 +162,7 @@ class OperatorLifecycleIT {
                         "operator.events.enabled=false")
                 .run());
 
-        assertThat(failure).hasRootCauseInstanceOf(CacheSyncException.class);
+        assertThat(failure).hasRootCauseInstanceOf(InformerSyncException.class);
         FailureAnalysis analysis = analyze(failure);
         String identity = "system:serviceaccount:" + namespace.name() + ":nobody";
         assertThat(analysis.getDescription())

@@ -1,6 +1,6 @@
 package dev.operatorstarter.autoconfigure.widgets;
 
-import dev.operatorstarter.autoconfigure.Cleaner;
+import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.autoconfigure.Widget;
 import dev.operatorstarter.cache.Lister;

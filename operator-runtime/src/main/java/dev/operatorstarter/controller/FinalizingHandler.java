@@ -1,12 +1,8 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.controller;
 
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.rest.PatchType;
-import dev.operatorstarter.controller.Finalizers;
-import dev.operatorstarter.controller.ReconcileHandler;
-import dev.operatorstarter.controller.ReconcileRequest;
-import dev.operatorstarter.controller.ReconcileResult;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,7 +12,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Wraps a reconciler whose {@link Reconciler#finalizer()} is set: adds the finalizer before the
+ * Wraps a reconciler that owns a finalizer ({@link Finalizers#handler}): adds the finalizer before the
  * first reconcile of an object, and on deletion runs the {@link Cleaner} and then removes the
  * finalizer. Finalizer changes are merge patches that carry the object's resourceVersion, so a
  * concurrent change makes them fail with a conflict (retried) instead of overwriting another

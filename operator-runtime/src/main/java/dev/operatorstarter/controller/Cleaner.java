@@ -1,10 +1,11 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
  * Clean-up that owner references cannot do (for example removing something outside the
- * cluster), for a {@link Reconciler} with a {@link Reconciler#finalizer() finalizer}.
+ * cluster), run before a finalizer is removed: see {@link Finalizers#handler}. With the Spring
+ * starter, a {@code @Reconciler(finalizer = ...)} bean implements it.
  *
  * <p>Called, instead of the reconcile, for an object that is being deleted and still carries the
  * finalizer. When it returns, the finalizer is removed and Kubernetes completes the deletion;

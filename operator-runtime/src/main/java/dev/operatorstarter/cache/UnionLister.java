@@ -1,7 +1,5 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.cache;
 
-import dev.operatorstarter.cache.LabelSelector;
-import dev.operatorstarter.cache.Lister;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.HashSet;

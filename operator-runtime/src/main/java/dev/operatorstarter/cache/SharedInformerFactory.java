@@ -4,6 +4,7 @@ import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.ResourceType;
+import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
@@ -12,7 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 
 /**
@@ -28,6 +30,8 @@ public final class SharedInformerFactory implements AutoCloseable {
 
     private record Key(GroupVersionResource resource, Class<?> type, InformerScope scope) {
     }
+
+    private static final Duration LOOK_INTERVAL = Duration.ofMillis(20);
 
     private final KubernetesClient client;
     private final InformerOptions options;
@@ -76,7 +80,7 @@ public final class SharedInformerFactory implements AutoCloseable {
         ListerWatcher<T> listerWatcher = ListerWatcher.of(resources, emptyToNull(scope.labelSelector()),
                 emptyToNull(scope.fieldSelector()));
         String name = resource.resource() + (resource.group().isEmpty() ? "" : "." + resource.group()) + scope.suffix();
-        BufferedInformer<T> informer = new BufferedInformer<>(name, listerWatcher, type, options, System::nanoTime);
+        BufferedInformer<T> informer = new BufferedInformer<>(name, listerWatcher, type, options);
         informers.put(key, informer);
         return informer;
     }
@@ -99,27 +103,37 @@ public final class SharedInformerFactory implements AutoCloseable {
     }
 
     /**
-     * Waits until every informer made so far has synced.
+     * Waits until every informer made so far has synced, looking every 20 ms. The timeout is
+     * measured on the reflector options' {@linkplain ReflectorOptions#timeSource() time source}.
      *
      * @throws InformerSyncException after {@code timeout}, naming each informer not synced and its last error
      * @throws InterruptedException if interrupted while waiting
      */
     public void waitForCacheSync(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        TimeSource time = options.reflector().timeSource();
+        long deadline = time.deadlineAfter(timeout);
         List<SharedIndexInformer<?>> waiting = informers();
+        // Nothing signals it: a wait between two looks that the time source can end.
+        ReentrantLock pause = new ReentrantLock();
+        Condition nextLook = pause.newCondition();
         while (true) {
             waiting.removeIf(SharedIndexInformer::hasSynced);
             if (waiting.isEmpty()) {
                 return;
             }
-            long left = deadline - System.nanoTime();
+            long left = time.nanosUntil(deadline);
             if (left <= 0) {
                 throw new InformerSyncException(timeout, waiting.stream().collect(Collectors.toMap(
                         SharedIndexInformer::name,
                         informer -> informer.lastError().map(Throwable::getMessage).orElse("no error yet"),
                         (a, b) -> a, LinkedHashMap::new)));
             }
-            TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)));
+            pause.lock();
+            try {
+                time.awaitUntil(nextLook, Math.min(deadline, time.deadlineAfter(LOOK_INTERVAL)));
+            } finally {
+                pause.unlock();
+            }
         }
     }
 

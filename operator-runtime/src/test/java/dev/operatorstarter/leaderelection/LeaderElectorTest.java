@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,21 @@ class LeaderElectorTest {
                 leaders.add(identity);
             }
         }).timeSource(time).build());
+    }
+
+    /** Callbacks that run {@code started} when a term starts and {@code stopped} when it ends. */
+    private static LeaderCallbacks callbacks(Consumer<Leadership> started, Runnable stopped) {
+        return new LeaderCallbacks() {
+            @Override
+            public void onStartedLeading(Leadership leadership) {
+                started.accept(leadership);
+            }
+
+            @Override
+            public void onStoppedLeading() {
+                stopped.run();
+            }
+        };
     }
 
     private void advance(Duration duration) {
@@ -147,17 +163,9 @@ class LeaderElectorTest {
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicInteger reads = new AtomicInteger();
         lock.duringRead(reads::incrementAndGet);
-        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(lock, new LeaderCallbacks() {
-            @Override
-            public void onStartedLeading(Leadership leadership) {
-                started.countDown();
-            }
-
-            @Override
-            public void onStoppedLeading() {
-                stopped.countDown();
-            }
-        }).timeSource(time).build()); // renew deadline 10 s, retry period 2 s
+        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(lock,
+                callbacks(leadership -> started.countDown(), stopped::countDown))
+                .timeSource(time).build()); // renew deadline 10 s, retry period 2 s
         elector.start();
         try {
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
@@ -180,17 +188,10 @@ class LeaderElectorTest {
     void closeEndsTheTermFirstAndThenReleasesTheLease() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         AtomicReference<String> holderWhenStopped = new AtomicReference<>();
-        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(lock, new LeaderCallbacks() {
-            @Override
-            public void onStartedLeading(Leadership leadership) {
-                started.countDown();
-            }
-
-            @Override
-            public void onStoppedLeading() {
-                holderWhenStopped.set(lock.record().holderIdentity());
-            }
-        }).leaseDuration(Duration.ofMillis(1500)).renewDeadline(Duration.ofMillis(1000))
+        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(lock,
+                callbacks(leadership -> started.countDown(),
+                        () -> holderWhenStopped.set(lock.record().holderIdentity())))
+                .leaseDuration(Duration.ofMillis(1500)).renewDeadline(Duration.ofMillis(1000))
                 .retryPeriod(Duration.ofMillis(200)).build());
         elector.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();

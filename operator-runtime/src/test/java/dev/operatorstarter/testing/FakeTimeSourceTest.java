@@ -121,7 +121,7 @@ class FakeTimeSourceTest {
             lock.lock();
             try {
                 time.awaitUntil(condition, time.nanoTime());
-                // A deadline an hour of fake time away: a spurious wake-up after real milliseconds, for the caller to re-check.
+                // An hour of fake time away: a spurious wake-up after real milliseconds, for the caller to re-check.
                 time.awaitUntil(condition, time.deadlineAfter(Duration.ofHours(1)));
             } finally {
                 lock.unlock();

@@ -1,6 +1,6 @@
 package dev.operatorstarter.cache;
 
-import java.time.Clock;
+import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.DoubleSupplier;
@@ -36,17 +36,18 @@ public final class Backoff {
     private final Duration max;
     private final Duration unreachableMax;
     private final Duration resetAfter;
-    private final Clock clock;
+    private final TimeSource time;
     private final DoubleSupplier random;
     private int failures;
     private Kind streak = Kind.ANSWERED;
-    private long lastFailureMillis;
+    private long lastFailureNanos;
 
     /**
      * @param unreachableMax the cap while the server cannot be reached; used as min(unreachableMax, max)
+     * @param time its monotonic reading judges the pause since the previous failure
      * @param random values in [0, 1); the jitter
      */
-    public Backoff(Duration initial, Duration max, Duration unreachableMax, Duration resetAfter, Clock clock,
+    public Backoff(Duration initial, Duration max, Duration unreachableMax, Duration resetAfter, TimeSource time,
             DoubleSupplier random) {
         this.initial = positive(initial, "initial");
         this.max = positive(max, "max");
@@ -55,7 +56,7 @@ public final class Backoff {
         if (max.compareTo(initial) < 0) {
             throw new IllegalArgumentException("max (" + max + ") must not be less than initial (" + initial + ")");
         }
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.time = Objects.requireNonNull(time, "time");
         this.random = Objects.requireNonNull(random, "random");
     }
 
@@ -89,12 +90,12 @@ public final class Backoff {
     }
 
     private Duration next(Kind kind, Duration cap) {
-        long now = clock.millis();
-        if (kind != streak || failures > 0 && now - lastFailureMillis > resetAfter.toMillis()) {
+        long now = time.nanoTime();
+        if (kind != streak || failures > 0 && now - lastFailureNanos > resetAfter.toNanos()) {
             failures = 0;
         }
         streak = kind;
-        lastFailureMillis = now;
+        lastFailureNanos = now;
         long ceiling = Math.min(initial.toNanos(), cap.toNanos());
         for (int i = 0; i < failures && ceiling < cap.toNanos(); i++) {
             ceiling *= 2;

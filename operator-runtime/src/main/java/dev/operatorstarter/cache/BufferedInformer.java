@@ -1,6 +1,7 @@
 package dev.operatorstarter.cache;
 
 import dev.operatorstarter.cache.Listener.Notification;
+import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +16,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -41,7 +41,8 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
     /** Held while deltas are applied and while a late handler takes its snapshot. */
     private final ReentrantLock deltas = new ReentrantLock();
     private final Object lifecycle = new Object();
-    private final LongSupplier ticker;
+    /** The reflector options' time source: the handlers' resync schedules. */
+    private final TimeSource time;
     /**
      * The handlers a resync is for: those due at the last check, plus those of earlier checks
      * whose SYNC deltas may still be queued. A relist's unchanged objects go to them too (the
@@ -58,12 +59,10 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
     private boolean started;
     private volatile boolean stopped;
 
-    /** @param ticker monotonic nanoseconds for the handlers' resync schedules ({@code System::nanoTime}) */
-    BufferedInformer(String name, ListerWatcher<T> listerWatcher, Class<T> type, InformerOptions options,
-            LongSupplier ticker) {
+    BufferedInformer(String name, ListerWatcher<T> listerWatcher, Class<T> type, InformerOptions options) {
         this.name = Objects.requireNonNull(name, "name");
         this.options = Objects.requireNonNull(options, "options");
-        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.time = options.reflector().timeSource();
         this.fifo = new DeltaFifo<>(new DeltaFifo.KnownObjects<>() {
             @Override
             public List<String> listKeys() {
@@ -105,7 +104,7 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
                 throw new IllegalStateException(name + ": the informer is stopped");
             }
             Listener<T>[] self = newListenerHolder();
-            Listener<T> listener = new Listener<>(name, handler, period, ticker.getAsLong(), this::hasSynced,
+            Listener<T> listener = new Listener<>(name, handler, period, time.nanoTime(), this::hasSynced,
                     () -> removeListener(self[0]));
             self[0] = listener;
             deltas.lock();
@@ -205,12 +204,12 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
             resyncTask.cancel(false);
         }
         resyncTaskNanos = at;
-        resyncTask = resyncTimer.schedule(this::checkResync, Math.max(0, at - ticker.getAsLong()), TimeUnit.NANOSECONDS);
+        resyncTask = resyncTimer.schedule(this::checkResync, Math.max(0, at - time.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
     /**
      * Resyncs the handlers that are due, then schedules the next check. Runs on the resync timer;
-     * package-private so that tests on a fake ticker can run a check when they move time.
+     * package-private so that tests on a fake time source can run a check when they move time.
      */
     void checkResync() {
         try {
@@ -220,7 +219,7 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
                     resyncTask = null;
                 }
             }
-            ResyncCheck<T> check = ResyncCheck.at(ticker.getAsLong(), listeners);
+            ResyncCheck<T> check = ResyncCheck.at(time.nanoTime(), listeners);
             if (!check.due().isEmpty()) {
                 synchronized (resyncing) {
                     List<Listener<T>> targets = new ArrayList<>(syncing);

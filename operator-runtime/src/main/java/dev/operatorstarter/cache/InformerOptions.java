@@ -17,7 +17,8 @@ import java.util.function.UnaryOperator;
  *     (drops managedFields, shares repeated metadata strings); must return an object of the same class.
  *     An object it throws on is skipped (logged, counted as a processing error) and the cache
  *     keeps its previous version
- * @param reflector how the collection is listed and watched; default {@link ReflectorOptions#defaults()}
+ * @param reflector how the collection is listed and watched; its {@link ReflectorOptions#timeSource() timeSource}
+ *     is the informer's too (handler resyncs); default {@link ReflectorOptions#defaults()}
  * @param metrics receives reflector and store metrics; default none
  * @param threadFactory makes the informer's threads (reflector, processor, one per handler, resync
  *     timer); default: daemon platform threads named after the informer. Pass a virtual-thread

@@ -6,6 +6,7 @@ import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.WatchEvent;
+import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,10 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -60,7 +61,10 @@ public final class Reflector<T extends HasMetadata> {
     private final ReflectorMetrics metrics;
     private final Backoff backoff;
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
-    private final CountDownLatch stopLatch = new CountDownLatch(1);
+    /** Guards the wait of a backoff, which {@link #stop()} ends early. */
+    private final ReentrantLock stopLock = new ReentrantLock();
+    private final Condition stopRequested = stopLock.newCondition();
+    private volatile boolean stopped;
     private volatile ReflectorState state = new ReflectorState.Listing("");
     private volatile String lastSyncResourceVersion = "";
     private volatile boolean watching;
@@ -82,7 +86,7 @@ public final class Reflector<T extends HasMetadata> {
         this.options = Objects.requireNonNull(options, "options");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.backoff = new Backoff(options.initialBackoff(), options.maxBackoff(), options.unreachableBackoff(),
-                options.backoffReset(), options.clock(), () -> ThreadLocalRandom.current().nextDouble());
+                options.backoffReset(), options.timeSource(), () -> ThreadLocalRandom.current().nextDouble());
         this.streamingList = options.streamingList();
     }
 
@@ -110,7 +114,13 @@ public final class Reflector<T extends HasMetadata> {
      * {@code run()} returns, the metrics of this reflector's name are removed.
      */
     public void stop() {
-        stopLatch.countDown();
+        stopped = true;
+        stopLock.lock();
+        try {
+            stopRequested.signalAll();
+        } finally {
+            stopLock.unlock();
+        }
         stopSignal.tryEmitEmpty();
     }
 
@@ -140,7 +150,7 @@ public final class Reflector<T extends HasMetadata> {
     }
 
     private boolean isStopped() {
-        return stopLatch.getCount() == 0;
+        return stopped;
     }
 
     private Outcome step(ReflectorState current) {
@@ -203,7 +213,7 @@ public final class Reflector<T extends HasMetadata> {
                 return streamed;
             }
         }
-        long started = options.clock().millis();
+        long started = options.timeSource().nanoTime();
         List<T> items = new ArrayList<>();
         Set<String> unread = new HashSet<>();
         String listVersion;
@@ -216,7 +226,7 @@ public final class Reflector<T extends HasMetadata> {
         }
         fifo.replace(items, unread);
         advance(listVersion);
-        metrics.listed(name, Duration.ofMillis(options.clock().millis() - started), items.size());
+        metrics.listed(name, Duration.ofNanos(options.timeSource().nanoTime() - started), items.size());
         log.debug("{}: listed {} objects at resourceVersion {}", name, items.size(), listVersion);
         return new Outcome.Listed(listVersion);
     }
@@ -301,7 +311,7 @@ public final class Reflector<T extends HasMetadata> {
         ListOptions watchOptions = ListOptions.builder().resourceVersion(resourceVersion)
                 .resourceVersionMatch("NotOlderThan").sendInitialEvents(true).allowWatchBookmarks(true)
                 .timeoutSeconds(watchTimeoutSeconds()).build();
-        InitialEvents<T> initial = new InitialEvents<>(options.clock().millis());
+        InitialEvents<T> initial = new InitialEvents<>(options.timeSource().nanoTime());
         Outcome outcome;
         try {
             outcome = consume(listerWatcher.watch(watchOptions), resourceVersion, initial);
@@ -352,14 +362,14 @@ public final class Reflector<T extends HasMetadata> {
 
     /** The objects of a streaming list's initial events, until its end bookmark. */
     private static final class InitialEvents<T> {
-        final long startedMillis;
+        final long startedNanos;
         final Map<String, T> objects = new LinkedHashMap<>();
         /** Keys of objects the transform failed on (and that have no earlier state in {@link #objects}). */
         final Set<String> unread = new HashSet<>();
         boolean done;
 
-        InitialEvents(long startedMillis) {
-            this.startedMillis = startedMillis;
+        InitialEvents(long startedNanos) {
+            this.startedNanos = startedNanos;
         }
     }
 
@@ -385,7 +395,7 @@ public final class Reflector<T extends HasMetadata> {
     /** Reads one watch stream to its end, feeding the FIFO; returns how it ended. */
     private Outcome consume(Flux<WatchEvent<T>> events, String fromVersion, @Nullable InitialEvents<T> initial) {
         String version = fromVersion;
-        long started = options.clock().millis();
+        long started = options.timeSource().nanoTime();
         int count = 0;
         int delivered = 0; // events other than errors: proof that the watch opened
         metrics.watchStarted(name);
@@ -432,7 +442,7 @@ public final class Reflector<T extends HasMetadata> {
                         initial.objects.clear();
                         fifo.replace(objects, initial.unread);
                         initial.done = true;
-                        metrics.listed(name, Duration.ofMillis(options.clock().millis() - initial.startedMillis),
+                        metrics.listed(name, Duration.ofNanos(options.timeSource().nanoTime() - initial.startedNanos),
                                 objects.size());
                         log.debug("{}: streamed {} objects at resourceVersion {}", name, objects.size(), version);
                     }
@@ -497,13 +507,13 @@ public final class Reflector<T extends HasMetadata> {
             return cut ? new Outcome.WatchCut(version, error) : new Outcome.WatchFailed(version, error);
         } finally {
             watching = false;
-            Duration duration = Duration.ofMillis(options.clock().millis() - started);
+            Duration duration = Duration.ofNanos(options.timeSource().nanoTime() - started);
             metrics.watchEnded(name, duration, count == 0 && duration.compareTo(SHORT_WATCH) < 0 && !isStopped());
         }
         if (isStopped()) {
             return new Outcome.StopRequested();
         }
-        Duration duration = Duration.ofMillis(options.clock().millis() - started);
+        Duration duration = Duration.ofNanos(options.timeSource().nanoTime() - started);
         boolean healthy = count > 0 || duration.compareTo(SHORT_WATCH) >= 0;
         if (!healthy) {
             log.info("{}: watch closed at once without events; backing off", name);
@@ -512,8 +522,8 @@ public final class Reflector<T extends HasMetadata> {
     }
 
     /** A watch opened if it delivered an event (an error event aside) or stayed open for a second. */
-    private boolean opened(int delivered, long startedMillis) {
-        return delivered > 0 || options.clock().millis() - startedMillis >= SHORT_WATCH.toMillis();
+    private boolean opened(int delivered, long startedNanos) {
+        return delivered > 0 || options.timeSource().nanoTime() - startedNanos >= SHORT_WATCH.toNanos();
     }
 
     /** Names the version a watch started from, and the one it reached when that differs. */
@@ -575,14 +585,22 @@ public final class Reflector<T extends HasMetadata> {
         return error.getMessage() != null ? error.getMessage() : error.getClass().getSimpleName();
     }
 
-    /** Waits {@code delay} unless stopped first; false when stopped. */
+    /** Waits {@code delay} on the time source unless stopped first; false when stopped. */
     private boolean sleep(Duration delay) {
+        TimeSource time = options.timeSource();
+        long deadline = time.deadlineAfter(delay);
+        stopLock.lock();
         try {
-            return !stopLatch.await(delay.toNanos(), TimeUnit.NANOSECONDS);
+            while (!stopped && time.nanosUntil(deadline) > 0) {
+                time.awaitUntil(stopRequested, deadline);
+            }
+            return !stopped;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stop();
             return false;
+        } finally {
+            stopLock.unlock();
         }
     }
 }

@@ -1,6 +1,6 @@
 package dev.operatorstarter.cache;
 
-import java.time.Clock;
+import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -28,11 +28,14 @@ import java.util.function.Consumer;
  *     paginated list; the reflector falls back to listing for good when the server refuses it
  *     (400 or 422); bookmarks amid the initial events are tolerated; default true
  * @param errorHandler told about every failed list and watch (after logging); default: nothing
- * @param clock measures watch durations and the backoff reset; default the system clock
+ * @param timeSource every time the reflector and its informer judge (monotonic): watch and list
+ *     durations, the backoff reset, the wait of a backoff, the informer's handler resyncs and
+ *     {@link SharedInformerFactory#waitForCacheSync}'s deadline; default {@link TimeSource#system()}.
+ *     The stall timeout is Reactor's timer and stays on real time
  */
 public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration stallTimeout, Duration initialBackoff,
         Duration maxBackoff, Duration unreachableBackoff, Duration backoffReset, boolean streamingList,
-        Consumer<ReflectorException> errorHandler, Clock clock) {
+        Consumer<ReflectorException> errorHandler, TimeSource timeSource) {
 
     public ReflectorOptions {
         if (pageSize < 1) {
@@ -52,7 +55,7 @@ public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration 
                     + initialBackoff + ")");
         }
         Objects.requireNonNull(errorHandler, "errorHandler");
-        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(timeSource, "timeSource");
     }
 
     public static ReflectorOptions defaults() {
@@ -67,7 +70,7 @@ public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration 
         return new Builder().pageSize(pageSize).minWatchTimeout(minWatchTimeout).stallTimeout(stallTimeout)
                 .initialBackoff(initialBackoff).maxBackoff(maxBackoff).unreachableBackoff(unreachableBackoff)
                 .backoffReset(backoffReset)
-                .streamingList(streamingList).errorHandler(errorHandler).clock(clock);
+                .streamingList(streamingList).errorHandler(errorHandler).timeSource(timeSource);
     }
 
     private static void positive(Duration value, String name) {
@@ -88,7 +91,7 @@ public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration 
         private Duration backoffReset = Duration.ofMinutes(2);
         private boolean streamingList = true;
         private Consumer<ReflectorException> errorHandler = error -> { };
-        private Clock clock = Clock.systemUTC();
+        private TimeSource timeSource = TimeSource.system();
 
         private Builder() {
         }
@@ -138,14 +141,14 @@ public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration 
             return this;
         }
 
-        public Builder clock(Clock clock) {
-            this.clock = clock;
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = timeSource;
             return this;
         }
 
         public ReflectorOptions build() {
             return new ReflectorOptions(pageSize, minWatchTimeout, stallTimeout, initialBackoff, maxBackoff,
-                    unreachableBackoff, backoffReset, streamingList, errorHandler, clock);
+                    unreachableBackoff, backoffReset, streamingList, errorHandler, timeSource);
         }
     }
 }

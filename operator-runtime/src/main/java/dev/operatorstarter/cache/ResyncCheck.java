@@ -13,7 +13,7 @@ import java.util.OptionalLong;
  * <p>Each handler keeps its own schedule and the informer checks exactly when the earliest one is
  * due, so a period is neither stretched to the next tick of a fixed-rate timer nor rounded up to
  * a multiple of the shortest period: a handler is resynced within the check's own latency of its
- * due time. A pure function of the time it is given (nanoseconds of a monotonic ticker), so it is
+ * due time. A pure function of the time it is given (monotonic nanoseconds of the informer's time source), so it is
  * tested without threads.
  *
  * @param due the handlers to resync now, in registration order

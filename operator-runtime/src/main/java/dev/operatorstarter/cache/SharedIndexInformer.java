@@ -40,7 +40,7 @@ public interface SharedIndexInformer<T extends HasMetadata> extends AutoCloseabl
      */
     static <T extends HasMetadata> SharedIndexInformer<T> create(String name, ListerWatcher<T> listerWatcher,
             Class<T> type, InformerOptions options) {
-        return new BufferedInformer<>(name, listerWatcher, type, options, System::nanoTime);
+        return new BufferedInformer<>(name, listerWatcher, type, options);
     }
 
     /** Adds a handler with the informer's default resync period. */

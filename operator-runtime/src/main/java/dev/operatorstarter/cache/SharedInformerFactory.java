@@ -79,7 +79,7 @@ public final class SharedInformerFactory implements AutoCloseable {
         ListerWatcher<T> listerWatcher = ListerWatcher.of(resources, emptyToNull(scope.labelSelector()),
                 emptyToNull(scope.fieldSelector()));
         String name = resource.resource() + (resource.group().isEmpty() ? "" : "." + resource.group()) + scope.suffix();
-        BufferedInformer<T> informer = new BufferedInformer<>(name, listerWatcher, type, options, System::nanoTime);
+        BufferedInformer<T> informer = new BufferedInformer<>(name, listerWatcher, type, options);
         informers.put(key, informer);
         return informer;
     }
@@ -102,14 +102,15 @@ public final class SharedInformerFactory implements AutoCloseable {
     }
 
     /**
-     * Waits until every informer made so far has synced.
+     * Waits until every informer made so far has synced, looking every 20 ms. The timeout is
+     * measured on the reflector options' {@linkplain ReflectorOptions#timeSource() time source}.
      *
      * @throws InformerSyncException after {@code timeout}, naming each informer not synced and its last error
      * @throws InterruptedException if interrupted while waiting
      */
     public void waitForCacheSync(Duration timeout) throws InterruptedException {
         List<SharedIndexInformer<?>> waiting = informers();
-        TimeSource time = TimeSource.system();
+        TimeSource time = options.reflector().timeSource();
         if (!Poll.until(() -> waiting.stream().allMatch(SharedIndexInformer::hasSynced), time.deadlineAfter(timeout),
                 time, SYNC_POLL)) {
             throw InformerSyncException.of("informers", timeout, waiting);

@@ -34,6 +34,11 @@ import org.slf4j.LoggerFactory;
  *       spam filter: 25, then one per 5 minutes); repeats joining a series do not count.</li>
  *   <li>A failed write is logged and dropped; the writer goes on.</li>
  * </ul>
+ *
+ * <p>Time: windows and periods are measured on the monotonic time of
+ * {@link EventOptions#timeSource()}, so a step of the wall clock neither splits nor joins a
+ * series; the timestamps written are its wall time. The writer looks for due series updates every
+ * 200 ms of real time.
  */
 public final class EventBroadcaster implements AutoCloseable {
 
@@ -41,29 +46,36 @@ public final class EventBroadcaster implements AutoCloseable {
     private static final int MAX_NOTE = 1024;
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
+    /** An occurrence waiting to be written, and when it happened on the monotonic clock. */
+    private record Queued(Occurrence occurrence, long nanos) {
+    }
+
     /** The Event written for a key, and how far its series has been written. */
     private static final class Series {
         final String namespace;
         final String name;
         int count = 1;
         int written = 1;
+        /** Wall time, written to the server. */
         Instant lastObserved;
-        Instant nextWrite;
+        long lastObservedNanos;
+        long nextWriteNanos;
 
-        Series(String namespace, String name, Instant now, Duration flushPeriod) {
+        Series(String namespace, String name, Queued first, Duration flushPeriod) {
             this.namespace = namespace;
             this.name = name;
-            this.lastObserved = now;
-            this.nextWrite = now.plus(flushPeriod);
+            this.lastObserved = first.occurrence().time();
+            this.lastObservedNanos = first.nanos();
+            this.nextWriteNanos = first.nanos() + flushPeriod.toNanos();
         }
     }
 
     /** A token bucket per object. */
     private static final class Bucket {
         double tokens;
-        Instant last;
+        long last;
 
-        Bucket(double tokens, Instant last) {
+        Bucket(double tokens, long last) {
             this.tokens = tokens;
             this.last = last;
         }
@@ -71,7 +83,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
     private final EventSink sink;
     private final EventOptions options;
-    private final BlockingQueue<Occurrence> queue;
+    private final BlockingQueue<Queued> queue;
     private final Map<Occurrence.Key, Series> series;
     private final Map<String, Bucket> buckets;
     private final AtomicLong dropped = new AtomicLong();
@@ -79,6 +91,7 @@ public final class EventBroadcaster implements AutoCloseable {
     private final Object lifecycle = new Object();
     private volatile boolean closing;
     private @Nullable Thread writer;
+    private boolean droppedBefore;
     private long lastDropWarning;
 
     /** A broadcaster writing through {@code client}. */
@@ -98,7 +111,7 @@ public final class EventBroadcaster implements AutoCloseable {
                 }
                 Series evicted = eldest.getValue();
                 if (evicted.count > evicted.written) {
-                    writeSeries(evicted, options.clock().instant()); // forgotten, but not its count
+                    writeSeries(evicted, options.timeSource().nanoTime()); // forgotten, but not its count
                 }
                 return true;
             }
@@ -149,14 +162,15 @@ public final class EventBroadcaster implements AutoCloseable {
             String controller) {
         Objects.requireNonNull(regarding, "regarding");
         Objects.requireNonNull(type, "type");
+        long nanos = options.timeSource().nanoTime();
         Occurrence occurrence = new Occurrence(reference(regarding), type, limit(reason, 128, "reason"),
                 limit(action, 128, "action"), note == null ? "" : note.length() > MAX_NOTE ? note.substring(0, MAX_NOTE)
-                        : note, controller, options.reportingInstance(), options.clock().instant());
-        if (closing || !queue.offer(occurrence)) {
+                        : note, controller, options.reportingInstance(), options.timeSource().now());
+        if (closing || !queue.offer(new Queued(occurrence, nanos))) {
             long count = dropped.incrementAndGet();
-            long now = System.nanoTime();
-            if (now - lastDropWarning > TimeUnit.MINUTES.toNanos(1)) {
-                lastDropWarning = now;
+            if (!droppedBefore || nanos - lastDropWarning > TimeUnit.MINUTES.toNanos(1)) {
+                droppedBefore = true;
+                lastDropWarning = nanos;
                 log.warn("event queue full or closed: dropped event {} for {} ({} dropped so far)", reason,
                         regarding.getMetadata().getName(), count);
             }
@@ -180,7 +194,7 @@ public final class EventBroadcaster implements AutoCloseable {
     private void run() {
         try {
             while (!closing || !queue.isEmpty()) {
-                Occurrence next = queue.poll(200, TimeUnit.MILLISECONDS);
+                Queued next = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (next != null) {
                     write(next);
                 }
@@ -192,13 +206,15 @@ public final class EventBroadcaster implements AutoCloseable {
         flush(true);
     }
 
-    private void write(Occurrence occurrence) {
-        Instant now = occurrence.time();
+    private void write(Queued queued) {
+        Occurrence occurrence = queued.occurrence();
+        long now = queued.nanos();
         Occurrence.Key key = occurrence.key();
         Series existing = series.get(key);
-        if (existing != null && !now.isAfter(existing.lastObserved.plus(options.seriesWindow()))) {
+        if (existing != null && now - existing.lastObservedNanos <= options.seriesWindow().toNanos()) {
             existing.count++;
-            existing.lastObserved = now;
+            existing.lastObserved = occurrence.time();
+            existing.lastObservedNanos = now;
             return;
         }
         if (existing != null && existing.count > existing.written) {
@@ -211,20 +227,20 @@ public final class EventBroadcaster implements AutoCloseable {
         }
         try {
             String name = sink.create(occurrence);
-            series.put(key, new Series(occurrence.namespace(), name, now, options.seriesFlushPeriod()));
+            series.put(key, new Series(occurrence.namespace(), name, queued, options.seriesFlushPeriod()));
         } catch (RuntimeException e) {
             log.warn("cannot write event {} for {} {}/{}: {}", occurrence.reason(), occurrence.regarding().getKind(),
                     occurrence.namespace(), occurrence.regarding().getName(), e.getMessage());
         }
     }
 
-    private boolean allow(String object, Instant now) {
+    private boolean allow(String object, long now) {
         Bucket bucket = buckets.get(object);
         if (bucket == null) {
             bucket = new Bucket(options.spamBurst(), now);
             buckets.put(object, bucket);
         }
-        double refilled = (double) Duration.between(bucket.last, now).toNanos() / options.spamRefill().toNanos();
+        double refilled = (double) (now - bucket.last) / options.spamRefill().toNanos();
         bucket.tokens = Math.min(options.spamBurst(), bucket.tokens + Math.max(0, refilled));
         bucket.last = now;
         if (bucket.tokens < 1) {
@@ -236,22 +252,22 @@ public final class EventBroadcaster implements AutoCloseable {
 
     /** Writes series updates that are due (or all, when {@code all}). */
     private void flush(boolean all) {
-        Instant now = options.clock().instant();
+        long now = options.timeSource().nanoTime();
         for (Series s : series.values()) {
-            if (s.count > s.written && (all || !now.isBefore(s.nextWrite))) {
+            if (s.count > s.written && (all || now - s.nextWriteNanos >= 0)) {
                 writeSeries(s, now);
             }
         }
     }
 
-    private void writeSeries(Series s, Instant now) {
+    private void writeSeries(Series s, long now) {
         try {
             sink.updateSeries(s.namespace, s.name, s.count, s.lastObserved);
             s.written = s.count;
         } catch (RuntimeException e) {
             log.warn("cannot update the series of event {}/{}: {}", s.namespace, s.name, e.getMessage());
         }
-        s.nextWrite = now.plus(options.seriesFlushPeriod());
+        s.nextWriteNanos = now + options.seriesFlushPeriod().toNanos();
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.operatorstarter.event;
 
-import java.time.Clock;
+import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
@@ -16,11 +16,12 @@ import java.util.concurrent.ThreadFactory;
  * @param spamBurst new events one object may cause at once; default 25 (client-go's)
  * @param spamRefill one more new event per object allowed after each such period; default 5 minutes
  * @param cacheSize events (and objects) remembered for series and spam decisions; default 4,096
- * @param clock event times and windows; default UTC
+ * @param timeSource wall time for the events' timestamps, monotonic time for the series window, the
+ *     flush period and the spam filter's refill; default {@link TimeSource#system()}
  * @param threadFactory makes the writer thread; default a daemon thread
  */
 public record EventOptions(String reportingInstance, int queueCapacity, Duration seriesWindow,
-        Duration seriesFlushPeriod, int spamBurst, Duration spamRefill, int cacheSize, Clock clock,
+        Duration seriesFlushPeriod, int spamBurst, Duration spamRefill, int cacheSize, TimeSource timeSource,
         ThreadFactory threadFactory) {
 
     public EventOptions {
@@ -37,7 +38,7 @@ public record EventOptions(String reportingInstance, int queueCapacity, Duration
         if (cacheSize < 16) {
             throw new IllegalArgumentException("cacheSize must be at least 16, was " + cacheSize);
         }
-        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(timeSource, "timeSource");
         Objects.requireNonNull(threadFactory, "threadFactory");
     }
 
@@ -65,7 +66,7 @@ public record EventOptions(String reportingInstance, int queueCapacity, Duration
         private int spamBurst = 25;
         private Duration spamRefill = Duration.ofMinutes(5);
         private int cacheSize = 4096;
-        private Clock clock = Clock.systemUTC();
+        private TimeSource timeSource = TimeSource.system();
         private ThreadFactory threadFactory = task -> {
             Thread thread = new Thread(task, "event-broadcaster");
             thread.setDaemon(true);
@@ -110,8 +111,8 @@ public record EventOptions(String reportingInstance, int queueCapacity, Duration
             return this;
         }
 
-        public Builder clock(Clock clock) {
-            this.clock = clock;
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = timeSource;
             return this;
         }
 
@@ -122,7 +123,7 @@ public record EventOptions(String reportingInstance, int queueCapacity, Duration
 
         public EventOptions build() {
             return new EventOptions(reportingInstance, queueCapacity, seriesWindow, seriesFlushPeriod, spamBurst,
-                    spamRefill, cacheSize, clock, threadFactory);
+                    spamRefill, cacheSize, timeSource, threadFactory);
         }
 
         private static String hostName() {

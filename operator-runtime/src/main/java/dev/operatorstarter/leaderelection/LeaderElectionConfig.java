@@ -1,10 +1,9 @@
 package dev.operatorstarter.leaderelection;
 
-import java.time.Clock;
+import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
-import java.util.function.LongSupplier;
 
 /**
  * How a {@link LeaderElector} campaigns. Build with {@link #builder(ResourceLock, LeaderCallbacks)};
@@ -21,13 +20,14 @@ import java.util.function.LongSupplier;
  * @param name names the election in logs and in the {@code leader_election_master_status} metric;
  *     default the lock's description
  * @param metrics told when this candidate starts and stops leading; default none
- * @param clock wall time, written into the record; default UTC
- * @param ticker monotonic nanoseconds, for every duration this elector judges; default {@link System#nanoTime()}
+ * @param timeSource monotonic time for every duration this elector judges (expiry, renew deadline,
+ *     retry waits), wall time for the acquire and renew times written into the record; default
+ *     {@link TimeSource#system()}
  * @param threadFactory makes the elector's thread and the leader's thread; default daemon threads
  */
 public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks, Duration leaseDuration,
         Duration renewDeadline, Duration retryPeriod, boolean releaseOnClose, String name, LeaderMetrics metrics,
-        Clock clock, LongSupplier ticker, ThreadFactory threadFactory) {
+        TimeSource timeSource, ThreadFactory threadFactory) {
 
     /** client-go's jitter factor: the renew deadline must leave room for a jittered retry. */
     static final double JITTER = 1.2;
@@ -51,8 +51,7 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
         }
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(metrics, "metrics");
-        Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(ticker, "ticker");
+        Objects.requireNonNull(timeSource, "timeSource");
         Objects.requireNonNull(threadFactory, "threadFactory");
     }
 
@@ -77,8 +76,7 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
         private boolean releaseOnClose = true;
         private String name;
         private LeaderMetrics metrics = LeaderMetrics.NONE;
-        private Clock clock = Clock.systemUTC();
-        private LongSupplier ticker = System::nanoTime;
+        private TimeSource timeSource = TimeSource.system();
         private ThreadFactory threadFactory = task -> {
             Thread thread = new Thread(task);
             thread.setDaemon(true);
@@ -120,13 +118,8 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
             return this;
         }
 
-        public Builder clock(Clock clock) {
-            this.clock = clock;
-            return this;
-        }
-
-        public Builder ticker(LongSupplier ticker) {
-            this.ticker = ticker;
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = timeSource;
             return this;
         }
 
@@ -137,7 +130,7 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
 
         public LeaderElectionConfig build() {
             return new LeaderElectionConfig(lock, callbacks, leaseDuration, renewDeadline, retryPeriod, releaseOnClose,
-                    name != null ? name : lock == null ? "" : lock.describe(), metrics, clock, ticker, threadFactory);
+                    name != null ? name : lock == null ? "" : lock.describe(), metrics, timeSource, threadFactory);
         }
     }
 }

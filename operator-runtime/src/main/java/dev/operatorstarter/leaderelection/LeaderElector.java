@@ -1,12 +1,15 @@
 package dev.operatorstarter.leaderelection;
 
 import dev.operatorstarter.client.rest.ApiErrors;
+import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * paused etcd) agrees with the candidates'. The thread running {@code onStartedLeading} is
  * interrupted when its term ends.
  *
- * <p>The deadline rules live in {@link ElectorState#next}, unit-tested on a fake clock.
+ * <p>The deadline rules live in {@link ElectorState#next}, unit-tested on fake time. Every time the
+ * elector judges or waits for comes from {@link LeaderElectionConfig#timeSource()}, so a fake time
+ * source drives it; only {@link #close()}'s bound on waiting for the elector's thread and
+ * {@link Leadership#awaitEnd(Duration)} are real time.
  */
 public final class LeaderElector implements AutoCloseable {
 
@@ -58,10 +64,14 @@ public final class LeaderElector implements AutoCloseable {
 
     private final LeaderElectionConfig config;
     private final ResourceLock lock;
-    private final CountDownLatch closing = new CountDownLatch(1);
+    private volatile boolean closing;
+    /** Held while the elector's thread waits between attempts; {@link #closed} ends the wait. */
+    private final ReentrantLock pause = new ReentrantLock();
+    private final Condition closed = pause.newCondition();
     private final Object lifecycle = new Object();
-    /** Guards {@link #state} and {@link #term}; the watchdog waits on it. */
-    private final Object monitor = new Object();
+    /** Guards {@link #state} and {@link #term}; the watchdog waits on {@link #changed}. */
+    private final ReentrantLock monitor = new ReentrantLock();
+    private final Condition changed = monitor.newCondition();
     private @Nullable Thread thread;
     private @Nullable Thread watchdog;
     private ElectorState state = new ElectorState.Following(null, 0);
@@ -108,7 +118,13 @@ public final class LeaderElector implements AutoCloseable {
      */
     @Override
     public void close() {
-        closing.countDown();
+        closing = true;
+        pause.lock();
+        try {
+            closed.signalAll();
+        } finally {
+            pause.unlock();
+        }
         Thread running;
         Thread guard;
         synchronized (lifecycle) {
@@ -135,19 +151,22 @@ public final class LeaderElector implements AutoCloseable {
     }
 
     private boolean isClosing() {
-        return closing.getCount() == 0;
+        return closing;
     }
 
     private long now() {
-        return config.ticker().getAsLong();
+        return config.timeSource().nanoTime();
     }
 
     private void run() {
         log.info("{}: campaigning as {} for {}", config.name(), lock.identity(), lock.describe());
         while (!isClosing()) {
             boolean leading;
-            synchronized (monitor) {
+            monitor.lock();
+            try {
                 leading = state instanceof ElectorState.Leading;
+            } finally {
+                monitor.unlock();
             }
             if (leading) {
                 Term current = term;
@@ -163,9 +182,12 @@ public final class LeaderElector implements AutoCloseable {
         }
         Thread.interrupted(); // close() interrupted a request in flight
         boolean leading;
-        synchronized (monitor) {
+        monitor.lock();
+        try {
             leading = state instanceof ElectorState.Leading;
             apply(new ElectorState.Event.Closed(), "the elector is closing");
+        } finally {
+            monitor.unlock();
         }
         ledWhenClosed = leading;
         log.info("{}: stopped campaigning", config.name());
@@ -182,8 +204,11 @@ public final class LeaderElector implements AutoCloseable {
         if (attempt == Attempt.HELD_BY_OTHER) {
             // Try again right when the observed lease runs out, not up to a retry period later.
             Optional<Long> runsOut;
-            synchronized (monitor) {
+            monitor.lock();
+            try {
                 runsOut = ElectorState.othersLeaseRunsOutAt(state, lock.identity(), now());
+            } finally {
+                monitor.unlock();
             }
             if (runsOut.isPresent()) {
                 wait = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(wait, runsOut.get() - now() + 1));
@@ -194,41 +219,47 @@ public final class LeaderElector implements AutoCloseable {
 
     /** Ends the term when its deadline passes, whatever the elector's thread is waiting for. */
     private void watch() {
-        synchronized (monitor) {
+        monitor.lock();
+        try {
             while (!isClosing()) {
                 try {
                     if (state instanceof ElectorState.Leading leading) {
-                        long left = leading.renewedAtNanos() + config.renewDeadline().toNanos() - now();
-                        if (left <= 0) {
+                        long deadline = leading.renewedAtNanos() + config.renewDeadline().toNanos();
+                        if (deadline - now() <= 0) {
                             apply(new ElectorState.Event.Tick(now()), "no renewal succeeded within the renew deadline of "
                                     + config.renewDeadline());
                         } else {
-                            TimeUnit.NANOSECONDS.timedWait(monitor, left);
+                            config.timeSource().awaitUntil(changed, deadline);
                         }
                     } else {
-                        monitor.wait();
+                        changed.await();
                     }
                 } catch (InterruptedException e) {
                     return; // close()
                 }
             }
+        } finally {
+            monitor.unlock();
         }
     }
 
     /** The request deadline for the next call to the lock: never past the current term's end. */
     private Duration requestDeadline() {
-        synchronized (monitor) {
+        monitor.lock();
+        try {
             if (state instanceof ElectorState.Leading leading) {
                 long left = leading.renewedAtNanos() + config.renewDeadline().toNanos() - now();
                 return Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(1), left));
             }
+        } finally {
+            monitor.unlock();
         }
         return config.renewDeadline();
     }
 
     /** One attempt to take or keep the lock (client-go's {@code tryAcquireOrRenew}). */
     Attempt tryAcquireOrRenew() {
-        Instant wallNow = config.clock().instant();
+        Instant wallNow = config.timeSource().now();
         Optional<ResourceLock.Observed> seen;
         try {
             seen = lock.get(requestDeadline());
@@ -299,7 +330,8 @@ public final class LeaderElector implements AutoCloseable {
      * @param reason why a term that ends here ended, for the log
      */
     private ElectorState apply(ElectorState.Event event, String reason) {
-        synchronized (monitor) {
+        monitor.lock();
+        try {
             ElectorState before = state;
             ElectorState after = ElectorState.next(before, event, lock.identity(), config.renewDeadline());
             state = after;
@@ -317,8 +349,10 @@ public final class LeaderElector implements AutoCloseable {
                     startTerm(leading.renewedAtNanos());
                 }
             }
-            monitor.notifyAll(); // the watchdog re-reads the deadline
+            changed.signalAll(); // the watchdog re-reads the deadline
             return after;
+        } finally {
+            monitor.unlock();
         }
     }
 
@@ -382,7 +416,7 @@ public final class LeaderElector implements AutoCloseable {
             if (current.isEmpty() || !current.get().record().holderIdentity().equals(lock.identity())) {
                 return;
             }
-            Instant now = config.clock().instant();
+            Instant now = config.timeSource().now();
             LeaderElectionRecord released = new LeaderElectionRecord("", Duration.ofSeconds(1), now, now,
                     current.get().record().leaderTransitions());
             lock.update(released, current.get().version(), config.retryPeriod());
@@ -393,11 +427,19 @@ public final class LeaderElector implements AutoCloseable {
         }
     }
 
+    /** Waits {@code nanos} on the time source, or until {@link #close()}. */
     private void sleep(long nanos) {
+        TimeSource time = config.timeSource();
+        long deadline = time.deadlineAfter(Duration.ofNanos(nanos));
+        pause.lock();
         try {
-            closing.await(nanos, TimeUnit.NANOSECONDS);
+            while (!isClosing() && time.nanosUntil(deadline) > 0) {
+                time.awaitUntil(closed, deadline);
+            }
         } catch (InterruptedException e) {
-            closing.countDown(); // only close() interrupts this thread
+            closing = true; // only close() interrupts this thread
+        } finally {
+            pause.unlock();
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.operatorstarter.cache;
 
-import static dev.operatorstarter.cache.FakeListerWatcher.configMap;
+import static dev.operatorstarter.cache.ConfigMaps.configMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;

@@ -1,11 +1,13 @@
 package dev.operatorstarter.cache;
 
-import static dev.operatorstarter.cache.FakeListerWatcher.configMap;
-import static dev.operatorstarter.cache.FakeListerWatcher.page;
+import static dev.operatorstarter.cache.ConfigMaps.configMap;
+import static dev.operatorstarter.testing.FakeListerWatcher.page;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.operatorstarter.client.rest.WatchEvent;
+import dev.operatorstarter.testing.FakeListerWatcher;
+import dev.operatorstarter.testing.FakeListerWatcher.OpenWatch;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -19,13 +21,13 @@ class MicrometerReflectorMetricsTest {
     void anInformerReportsListsWatchesEventsVersionAndStoreSizeUnderItsNameAndRemovesThemWhenStopped()
             throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        FakeListerWatcher server = new FakeListerWatcher();
-        server.lister = options -> page("10", "", configMap("a", "one", "5"), configMap("a", "two", "6"));
+        FakeListerWatcher<ConfigMap> server = new FakeListerWatcher<>();
+        server.answerLists(options -> page("10", "", configMap("a", "one", "5"), configMap("a", "two", "6")));
         SharedIndexInformer<ConfigMap> informer = SharedIndexInformer.create("configmaps/a", server, ConfigMap.class,
                 InformerOptions.builder().metrics(new MicrometerReflectorMetrics(registry))
                         .reflector(ReflectorOptions.builder().streamingList(false).build()).build());
         informer.start();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         watch.emit(new WatchEvent.Added<>(configMap("a", "three", "11")));
         watch.emit(new WatchEvent.Bookmark<>("12", Map.of()));
         await().until(() -> informer.lastSyncResourceVersion().equals("12") && informer.indexer().size() == 3);

@@ -8,16 +8,17 @@ import dev.operatorstarter.cache.ReflectorState.Listing;
 import dev.operatorstarter.cache.ReflectorState.Outcome;
 import dev.operatorstarter.cache.ReflectorState.Stopped;
 import dev.operatorstarter.cache.ReflectorState.Watching;
+import dev.operatorstarter.testing.FakeTimeSource;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The reflector's policy as a pure function, on a fake clock: no threads, no server. */
+/** The reflector's policy as a pure function, on a fake time source: no threads, no server. */
 class ReflectorStateTest {
 
-    private final MutableClock clock = new MutableClock();
+    private final FakeTimeSource time = new FakeTimeSource();
     /** Jitter 0 gives the full ceiling, so delays are exact. */
     private final Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), Duration.ofSeconds(1),
-            Duration.ofMinutes(2), clock, () -> 0.0);
+            Duration.ofMinutes(2), time, () -> 0.0);
     /** A failure the server answered (a 500, say). */
     private final ReflectorException error = new ReflectorException.WatchFailed("pods", "boom", new RuntimeException());
     /** The server could not be reached. */
@@ -139,12 +140,12 @@ class ReflectorStateTest {
         Duration[] delays = new Duration[8];
         for (int i = 0; i < delays.length; i++) {
             delays[i] = backoff.next();
-            clock.advance(Duration.ofSeconds(1));
+            time.advance(Duration.ofSeconds(1));
         }
         assertThat(delays).containsExactly(Duration.ofMillis(800), Duration.ofMillis(1600), Duration.ofMillis(3200),
                 Duration.ofMillis(6400), Duration.ofMillis(12800), Duration.ofMillis(25600), Duration.ofSeconds(30),
                 Duration.ofSeconds(30));
-        clock.advance(Duration.ofMinutes(2).plusMillis(1));
+        time.advance(Duration.ofMinutes(2).plusMillis(1));
         assertThat(backoff.next()).isEqualTo(Duration.ofMillis(800));
     }
 
@@ -153,7 +154,7 @@ class ReflectorStateTest {
         double[] random = {0.999_999, 0.5};
         int[] call = {0};
         Backoff jittered = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), Duration.ofSeconds(1),
-                Duration.ofMinutes(2), clock, () -> random[call[0]++]);
+                Duration.ofMinutes(2), time, () -> random[call[0]++]);
         assertThat(jittered.next()).isPositive().isLessThan(Duration.ofMillis(1));
         assertThat(jittered.next()).isEqualTo(Duration.ofMillis(800));
     }
@@ -161,6 +162,6 @@ class ReflectorStateTest {
     @Test
     void backoffRejectsACapBelowTheStart() {
         assertThatThrownBy(() -> new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(1),
-                Duration.ofMinutes(2), clock, () -> 0.0)).hasMessageContaining("max");
+                Duration.ofMinutes(2), time, () -> 0.0)).hasMessageContaining("max");
     }
 }

@@ -1,13 +1,16 @@
 package dev.operatorstarter.cache;
 
-import static dev.operatorstarter.cache.FakeListerWatcher.configMap;
-import static dev.operatorstarter.cache.FakeListerWatcher.page;
+import static dev.operatorstarter.cache.ConfigMaps.configMap;
+import static dev.operatorstarter.testing.FakeListerWatcher.page;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.WatchEvent;
+import dev.operatorstarter.testing.FakeListerWatcher;
+import dev.operatorstarter.testing.FakeListerWatcher.OpenWatch;
+import dev.operatorstarter.testing.FakeTimeSource;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
@@ -24,7 +27,7 @@ import reactor.core.publisher.Flux;
 /** The reflector's steps against a scripted list and watch (faults a real server will not make on demand). */
 class ReflectorTest {
 
-    private final FakeListerWatcher server = new FakeListerWatcher();
+    private final FakeListerWatcher<ConfigMap> server = new FakeListerWatcher<>();
     private final Indexer<ConfigMap> indexer = Indexer.create();
     private final DeltaFifo<ConfigMap> fifo = new DeltaFifo<>(new DeltaFifo.KnownObjects<>() {
         @Override
@@ -101,11 +104,11 @@ class ReflectorTest {
 
     @Test
     void listsInPagesThenWatchesFromTheListsResourceVersionWithBookmarksAndARandomTimeout() throws Exception {
-        server.lister = options -> switch (options.continueToken() == null ? "" : options.continueToken()) {
+        server.answerLists(options -> switch (options.continueToken() == null ? "" : options.continueToken()) {
             case "" -> page("10", "p2", configMap("a", "one", "5"), configMap("a", "two", "6"));
             case "p2" -> page("10", "", configMap("a", "three", "7"));
             default -> throw new IllegalStateException(options.toString());
-        };
+        });
         start(listing().pageSize(2));
 
         ListOptions first = server.nextList();
@@ -115,7 +118,7 @@ class ReflectorTest {
         assertThat(second.continueToken()).isEqualTo("p2");
         assertThat(second.resourceVersion()).as("a continue page carries no resourceVersion").isNull();
 
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         assertThat(watch.options().resourceVersion()).isEqualTo("10");
         assertThat(watch.options().allowWatchBookmarks()).isTrue();
         assertThat(watch.options().timeoutSeconds()).isBetween(300L, 600L);
@@ -127,13 +130,13 @@ class ReflectorTest {
 
     @Test
     void anExpiredContinueTokenFallsBackToOneFullList() throws Exception {
-        server.lister = options -> {
+        server.answerLists(options -> {
             if ("p2".equals(options.continueToken())) {
                 throw status(410, "Expired");
             }
             return options.limit() > 0 ? page("10", "p2", configMap("a", "one", "5"))
                     : page("12", "", configMap("a", "one", "5"), configMap("a", "two", "11"));
-        };
+        });
         start(listing().pageSize(1));
 
         server.nextList();
@@ -147,10 +150,10 @@ class ReflectorTest {
 
     @Test
     void watchEventsReachTheFifoInOrderAndBookmarksAdvanceTheResourceVersion() throws Exception {
-        server.lister = options -> page("10", "", configMap("a", "one", "5"));
+        server.answerLists(options -> page("10", "", configMap("a", "one", "5")));
         start(listing());
         server.nextList();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         watch.emit(new WatchEvent.Added<>(configMap("a", "two", "11")));
         watch.emit(new WatchEvent.Modified<>(configMap("a", "one", "12")));
         watch.emit(new WatchEvent.Deleted<>(configMap("a", "two", "13")));
@@ -158,9 +161,9 @@ class ReflectorTest {
         await().until(() -> reflector.lastSyncResourceVersion().equals("20"));
         watch.close();
 
-        FakeListerWatcher.OpenWatch again = server.nextWatch();
+        OpenWatch<ConfigMap> again = server.nextWatch();
         assertThat(again.options().resourceVersion()).as("a closed watch reopens from the bookmark").isEqualTo("20");
-        assertThat(server.lists).as("no relist after a normal close").isEmpty();
+        assertThat(server.pendingLists()).as("no relist after a normal close").isEmpty();
         List<DeltaFifo.Deltas<ConfigMap>> popped = drain();
         assertThat(popped).extracting(DeltaFifo.Deltas::key).containsExactly("a/one", "a/two");
         assertThat(popped.get(0).deltas()).extracting(Delta::type)
@@ -172,14 +175,14 @@ class ReflectorTest {
     @Test
     void aWatchAnswered410RelistsFromTheLastVersionThenFromLatestIfThatIsExpiredToo() throws Exception {
         AtomicInteger lists = new AtomicInteger();
-        server.lister = options -> switch (lists.incrementAndGet()) {
+        server.answerLists(options -> switch (lists.incrementAndGet()) {
             case 1 -> page("10", "", configMap("a", "one", "5"));
             case 2 -> throw status(410, "Expired");
             default -> page("30", "", configMap("a", "two", "25"));
-        };
+        });
         start(listing());
         server.nextList();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         watch.emit(new WatchEvent.Bookmark<>("15", Map.of()));
         watch.emit(new WatchEvent.Error<>(new StatusBuilder().withCode(410).withReason("Expired").build()));
 
@@ -189,7 +192,7 @@ class ReflectorTest {
         ListOptions latest = server.nextList();
         assertThat(latest.resourceVersion()).as("then from the latest state").isNullOrEmpty();
         assertThat(server.nextWatch().options().resourceVersion()).isEqualTo("30");
-        assertThat(server.lists).as("one relist, not a loop").isEmpty();
+        assertThat(server.pendingLists()).as("one relist, not a loop").isEmpty();
 
         List<DeltaFifo.Deltas<ConfigMap>> popped = drain();
         DeltaFifo.Deltas<ConfigMap> one = popped.stream().filter(d -> d.key().equals("a/one")).findFirst().orElseThrow();
@@ -201,26 +204,26 @@ class ReflectorTest {
 
     @Test
     void aSilentWatchIsReopenedFromTheSameVersion() throws Exception {
-        server.lister = options -> page("10", "");
+        server.answerLists(options -> page("10", ""));
         start(listing().stallTimeout(Duration.ofMillis(200)));
         server.nextList();
-        FakeListerWatcher.OpenWatch first = server.nextWatch();
-        FakeListerWatcher.OpenWatch second = server.nextWatch();
+        OpenWatch<ConfigMap> first = server.nextWatch();
+        OpenWatch<ConfigMap> second = server.nextWatch();
         assertThat(second.options().resourceVersion()).isEqualTo("10");
         assertThat(errors).first().isInstanceOf(ReflectorException.WatchStalled.class);
         assertThat(first.sink().currentSubscriberCount()).as("the stalled watch was cancelled").isZero();
-        assertThat(server.lists).as("a stall does not relist").isEmpty();
+        assertThat(server.pendingLists()).as("a stall does not relist").isEmpty();
     }
 
     @Test
     void aFailedWatchBacksOffAndWatchesAgainWithoutRelisting() throws Exception {
-        server.lister = options -> page("10", "");
+        server.answerLists(options -> page("10", ""));
         start(listing());
         server.nextList();
         server.nextWatch().fail(new dev.operatorstarter.client.rest.KubernetesClientException("connection reset"));
-        FakeListerWatcher.OpenWatch again = server.nextWatch();
+        OpenWatch<ConfigMap> again = server.nextWatch();
         assertThat(again.options().resourceVersion()).isEqualTo("10");
-        assertThat(server.lists).isEmpty();
+        assertThat(server.pendingLists()).isEmpty();
         assertThat(errors).singleElement().isInstanceOf(ReflectorException.WatchFailed.class)
                 .extracting(Throwable::getMessage).asString().contains("connection reset");
     }
@@ -241,16 +244,16 @@ class ReflectorTest {
 
     @Test
     void aWatchCutMidStreamAfterItOpenedIsReopenedAtOnceFromTheLastVersionNotAfterABackoff() throws Exception {
-        server.lister = options -> page("10", "");
+        server.answerLists(options -> page("10", ""));
         startWithLongBackoff();
         server.nextList();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         watch.emit(new WatchEvent.Added<>(configMap("a", "one", "11")));
         await().until(() -> reflector.lastSyncResourceVersion().equals("11"));
         watch.fail(new dev.operatorstarter.client.rest.KubernetesClientException(
                 "GET /api/v1/configmaps failed: Connection prematurely closed DURING response"));
         assertThat(server.nextWatch().options().resourceVersion()).isEqualTo("11");
-        assertThat(server.lists).as("no relist").isEmpty();
+        assertThat(server.pendingLists()).as("no relist").isEmpty();
     }
 
     @Test
@@ -258,13 +261,13 @@ class ReflectorTest {
         // Three events arrive in one read and the third is not JSON: the two before it were
         // decoded, and the error must not overtake them on their way to the reflector's thread.
         AtomicInteger watches = new AtomicInteger();
-        server.lister = options -> page("10", "");
-        server.watchOverride = options -> watches.incrementAndGet() == 1
+        server.answerLists(options -> page("10", ""));
+        server.answerWatches(options -> watches.incrementAndGet() == 1
                 ? Flux.concat(Flux.just(new WatchEvent.Added<>(configMap("a", "one", "11")),
                         new WatchEvent.Added<>(configMap("b", "two", "12"))),
                         Flux.error(new dev.operatorstarter.client.rest.KubernetesClientException(
                                 "GET /api/v1/configmaps returned a body that is not valid JSON: Unexpected character")))
-                : null;
+                : null);
         startWithLongBackoff();
         server.nextList();
 
@@ -272,14 +275,14 @@ class ReflectorTest {
                 .isEqualTo("12");
         drain();
         assertThat(indexer.listKeys()).containsExactlyInAnyOrder("a/one", "b/two");
-        assertThat(server.lists).as("no relist").isEmpty();
+        assertThat(server.pendingLists()).as("no relist").isEmpty();
     }
 
     @Test
     void aServerThatCannotBeReachedIsRetriedWithinASecondHoweverLongTheBackoffForErrorsItAnswers() throws Exception {
         AtomicInteger refused = new AtomicInteger();
-        server.lister = options -> page("10", "");
-        server.watchOverride = options -> refused.incrementAndGet() <= 4 ? Flux.error(connectionRefused()) : null;
+        server.answerLists(options -> page("10", ""));
+        server.answerWatches(options -> refused.incrementAndGet() <= 4 ? Flux.error(connectionRefused()) : null);
         startWithLongBackoff();
         server.nextList();
         assertThat(server.nextWatch().options().resourceVersion()).isEqualTo("10");
@@ -289,10 +292,10 @@ class ReflectorTest {
 
     @Test
     void aWatchFailureNamesTheVersionTheWatchStartedFromAndTheOneItReached() throws Exception {
-        server.lister = options -> page("10", "");
+        server.answerLists(options -> page("10", ""));
         start(listing());
         server.nextList();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         watch.emit(new WatchEvent.Added<>(configMap("a", "one", "11")));
         watch.emit(new WatchEvent.Bookmark<>("12", Map.of()));
         await().until(() -> reflector.lastSyncResourceVersion().equals("12"));
@@ -305,12 +308,12 @@ class ReflectorTest {
     @Test
     void aFailedListIsRetriedAfterABackoffAndReported() throws Exception {
         AtomicInteger lists = new AtomicInteger();
-        server.lister = options -> {
+        server.answerLists(options -> {
             if (lists.incrementAndGet() < 3) {
                 throw status(403, "Forbidden");
             }
             return page("10", "");
-        };
+        });
         start(listing());
         server.nextWatch();
         assertThat(lists).hasValue(3);
@@ -322,7 +325,7 @@ class ReflectorTest {
     @Test
     void aStreamingListFillsTheFifoFromInitialEventsAndGoesOnWatching() throws Exception {
         start(ReflectorOptions.builder());
-        FakeListerWatcher.OpenWatch stream = server.nextWatch();
+        OpenWatch<ConfigMap> stream = server.nextWatch();
         assertThat(stream.options().sendInitialEvents()).isTrue();
         assertThat(stream.options().resourceVersionMatch()).isEqualTo("NotOlderThan");
         stream.emit(new WatchEvent.Added<>(configMap("a", "one", "5")));
@@ -334,22 +337,22 @@ class ReflectorTest {
         await().until(() -> fifo.listKeys().size() == 3);
         assertThat(drain()).extracting(DeltaFifo.Deltas::key).containsExactly("a/one", "a/two", "a/three");
         assertThat(fifo.hasSynced()).isTrue();
-        assertThat(server.lists).isEmpty();
+        assertThat(server.pendingLists()).isEmpty();
     }
 
     @Test
     void aWatchEventTheTransformThrowsOnIsSkippedAndCountedAndTheSameWatchGoesOn() throws Exception {
-        server.lister = options -> page("10", "");
+        server.answerLists(options -> page("10", ""));
         SharedIndexInformerTest.RecordingMetrics metrics = new SharedIndexInformerTest.RecordingMetrics();
         start(listing(), failingOnVersion13(), metrics);
         server.nextList();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         watch.emit(new WatchEvent.Added<>(configMap("a", "poison", "13")));
         watch.emit(new WatchEvent.Added<>(configMap("a", "good", "14")));
         await().until(() -> fifo.listKeys().contains("a/good"));
         assertThat(fifo.listKeys()).containsExactly("a/good");
         assertThat(reflector.lastSyncResourceVersion()).isEqualTo("14");
-        assertThat(server.watches).as("the watch was not reopened").isEmpty();
+        assertThat(server.pendingWatches()).as("the watch was not reopened").isEmpty();
         assertThat(errors).as("a transform failure is not a watch failure").isEmpty();
         assertThat(metrics.processingErrors).containsExactly("configmaps transform");
     }
@@ -357,13 +360,13 @@ class ReflectorTest {
     @Test
     void aListedObjectTheTransformThrowsOnIsLeftOutAndKeepsItsCachedVersionInsteadOfATombstone() throws Exception {
         AtomicInteger lists = new AtomicInteger();
-        server.lister = options -> lists.incrementAndGet() == 1
+        server.answerLists(options -> lists.incrementAndGet() == 1
                 ? page("10", "", configMap("a", "one", "5"), configMap("a", "two", "6"))
-                : page("20", "", configMap("a", "one", "13"), configMap("a", "two", "14"));
+                : page("20", "", configMap("a", "one", "13"), configMap("a", "two", "14")));
         SharedIndexInformerTest.RecordingMetrics metrics = new SharedIndexInformerTest.RecordingMetrics();
         start(listing(), failingOnVersion13(), metrics);
         server.nextList();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         drain();
         watch.emit(new WatchEvent.Error<>(new StatusBuilder().withCode(410).withReason("Expired").build()));
         server.nextList();
@@ -379,7 +382,7 @@ class ReflectorTest {
         // client-go's watch-list case with an initial-events-end annotation that is not "true": a
         // bookmark that does not end the initial events is not the end of streaming.
         start(ReflectorOptions.builder());
-        FakeListerWatcher.OpenWatch stream = server.nextWatch();
+        OpenWatch<ConfigMap> stream = server.nextWatch();
         stream.emit(new WatchEvent.Added<>(configMap("a", "one", "5")));
         stream.emit(new WatchEvent.Bookmark<>("6", Map.of()));
         stream.emit(new WatchEvent.Bookmark<>("7", Map.of("k8s.io/initial-events-end", "false")));
@@ -388,22 +391,22 @@ class ReflectorTest {
         await().until(() -> fifo.listKeys().size() == 2);
         assertThat(reflector.lastSyncResourceVersion()).isEqualTo("9");
         stream.close();
-        FakeListerWatcher.OpenWatch next = server.nextWatch();
+        OpenWatch<ConfigMap> next = server.nextWatch();
         assertThat(next.options().resourceVersion()).isEqualTo("9");
-        assertThat(server.lists).as("no fallback to paginated lists").isEmpty();
+        assertThat(server.pendingLists()).as("no fallback to paginated lists").isEmpty();
         next.emit(new WatchEvent.Error<>(new StatusBuilder().withCode(410).withReason("Expired").build()));
         assertThat(server.nextWatch().options().sendInitialEvents()).as("still streaming after a 410").isTrue();
-        assertThat(server.lists).isEmpty();
+        assertThat(server.pendingLists()).isEmpty();
     }
 
     @Test
     void aServerThatRefusesStreamingListsIsListedFromThenOn() throws Exception {
-        server.watchOverride = options -> Boolean.TRUE.equals(options.sendInitialEvents())
-                ? Flux.error(status(422, "Invalid")) : null;
-        server.lister = options -> page("10", "", configMap("a", "one", "5"));
+        server.answerWatches(options -> Boolean.TRUE.equals(options.sendInitialEvents())
+                ? Flux.error(status(422, "Invalid")) : null);
+        server.answerLists(options -> page("10", "", configMap("a", "one", "5")));
         start(ReflectorOptions.builder());
         server.nextList();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         assertThat(watch.options().sendInitialEvents()).isNull();
         watch.emit(new WatchEvent.Error<>(new StatusBuilder().withCode(410).withReason("Expired").build()));
         server.nextList();
@@ -411,10 +414,35 @@ class ReflectorTest {
     }
 
     @Test
+    void aBackoffLastsUntilTheTimeSourcePassesIt() throws Exception {
+        FakeTimeSource time = new FakeTimeSource();
+        AtomicInteger lists = new AtomicInteger();
+        server.answerLists(options -> {
+            if (lists.incrementAndGet() == 1) {
+                throw status(500, "InternalError");
+            }
+            return page("10", "");
+        });
+        reflector = new Reflector<>("configmaps", server, fifo, UnaryOperator.identity(),
+                listing().initialBackoff(Duration.ofMinutes(1)).maxBackoff(Duration.ofMinutes(1)).timeSource(time)
+                        .build(), ReflectorMetrics.NONE);
+        thread = new Thread(reflector::run);
+        thread.start();
+        server.nextList();
+        await().until(() -> reflector.state() instanceof ReflectorState.BackingOff);
+
+        await().during(Duration.ofMillis(300)).until(() -> server.pendingLists().isEmpty());
+        time.advance(Duration.ofMinutes(1));
+
+        assertThat(server.nextList().resourceVersion()).isNullOrEmpty();
+        assertThat(server.nextWatch().options().resourceVersion()).isEqualTo("10");
+    }
+
+    @Test
     void stopEndsTheLoopDuringABackoff() throws Exception {
-        server.lister = options -> {
+        server.answerLists(options -> {
             throw status(500, "InternalError");
-        };
+        });
         reflector = new Reflector<>("configmaps", server, fifo, UnaryOperator.identity(),
                 listing().initialBackoff(Duration.ofMinutes(5)).maxBackoff(Duration.ofMinutes(5)).build(),
                 ReflectorMetrics.NONE);

@@ -1,11 +1,14 @@
 package dev.operatorstarter.cache;
 
-import static dev.operatorstarter.cache.FakeListerWatcher.configMap;
-import static dev.operatorstarter.cache.FakeListerWatcher.page;
+import static dev.operatorstarter.cache.ConfigMaps.configMap;
+import static dev.operatorstarter.testing.FakeListerWatcher.page;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.operatorstarter.client.rest.WatchEvent;
+import dev.operatorstarter.testing.FakeListerWatcher;
+import dev.operatorstarter.testing.FakeListerWatcher.OpenWatch;
+import dev.operatorstarter.testing.FakeTimeSource;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
@@ -14,7 +17,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /** The informer's handler guarantees, on a scripted list and watch. */
 class SharedIndexInformerTest {
 
-    private final FakeListerWatcher server = new FakeListerWatcher();
+    private final FakeListerWatcher<ConfigMap> server = new FakeListerWatcher<>();
     private SharedIndexInformer<ConfigMap> informer;
 
     /** Records what a handler is told, as short strings. */
@@ -62,7 +64,7 @@ class SharedIndexInformerTest {
 
     @Test
     void aBlockedHandlerDelaysNeitherTheOtherHandlerNorTheCache() throws Exception {
-        server.lister = options -> page("10", "", configMap("a", "one", "1"));
+        server.answerLists(options -> page("10", "", configMap("a", "one", "1")));
         informer(InformerOptions.builder());
         CountDownLatch release = new CountDownLatch(1);
         Recorder blocked = new Recorder() {
@@ -81,7 +83,7 @@ class SharedIndexInformerTest {
         informer.addEventHandler(free);
         informer.start();
 
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         for (int i = 2; i <= 50; i++) {
             watch.emit(new WatchEvent.Added<>(configMap("a", "o" + i, Integer.toString(i))));
         }
@@ -97,9 +99,9 @@ class SharedIndexInformerTest {
 
     @Test
     void aHandlerAddedAfterStartFirstGetsTheCacheAsInitialAdds() throws Exception {
-        server.lister = options -> page("10", "", configMap("a", "one", "1"), configMap("a", "two", "1"));
+        server.answerLists(options -> page("10", "", configMap("a", "one", "1"), configMap("a", "two", "1")));
         informer(InformerOptions.builder()).start();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         await().until(informer::hasSynced);
 
         Recorder late = new Recorder();
@@ -113,7 +115,7 @@ class SharedIndexInformerTest {
 
     @Test
     void aResyncReachesOnlyTheHandlerThatAskedForIt() throws Exception {
-        server.lister = options -> page("10", "", configMap("a", "one", "1"));
+        server.answerLists(options -> page("10", "", configMap("a", "one", "1")));
         informer(InformerOptions.builder());
         Recorder resyncing = new Recorder();
         Recorder quiet = new Recorder();
@@ -127,21 +129,21 @@ class SharedIndexInformerTest {
     @Test
     void aRelistAfterAResyncDoesNotReachTheResyncedHandlerAgainWithUnchangedObjects() throws Exception {
         AtomicInteger lists = new AtomicInteger();
-        server.lister = options -> page(Integer.toString(10 + lists.incrementAndGet()), "", configMap("a", "one", "1"));
-        java.util.concurrent.atomic.AtomicLong ticker = new java.util.concurrent.atomic.AtomicLong();
+        server.answerLists(options -> page(Integer.toString(10 + lists.incrementAndGet()), "", configMap("a", "one", "1")));
+        FakeTimeSource time = new FakeTimeSource();
         BufferedInformer<ConfigMap> buffered = new BufferedInformer<>("configmaps", server, ConfigMap.class,
-                InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build(),
-                ticker::get);
+                InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).timeSource(time)
+                        .build()).build());
         informer = buffered;
         Recorder hourly = new Recorder();
         Recorder quiet = new Recorder();
         informer.addEventHandler(hourly, Duration.ofHours(1));
         informer.addEventHandler(quiet);
         informer.start();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         await().until(() -> hourly.events.size() == 1 && quiet.events.size() == 1);
 
-        ticker.addAndGet(Duration.ofHours(1).toNanos());
+        time.advance(Duration.ofHours(1));
         buffered.checkResync();
         await().until(() -> hourly.events.size() == 2);
         assertThat(hourly.events.get(1)).isEqualTo("update a/one 1->1");
@@ -157,14 +159,14 @@ class SharedIndexInformerTest {
     @Test
     void aRelistNotifiesChangesAndTombstonesButNotUnchangedObjects() throws Exception {
         AtomicInteger lists = new AtomicInteger();
-        server.lister = options -> lists.incrementAndGet() == 1
+        server.answerLists(options -> lists.incrementAndGet() == 1
                 ? page("10", "", configMap("a", "same", "1"), configMap("a", "changed", "1"), configMap("a", "gone", "1"))
-                : page("20", "", configMap("a", "same", "1"), configMap("a", "changed", "15"), configMap("a", "new", "16"));
+                : page("20", "", configMap("a", "same", "1"), configMap("a", "changed", "15"), configMap("a", "new", "16")));
         informer(InformerOptions.builder());
         Recorder recorder = new Recorder();
         informer.addEventHandler(recorder);
         informer.start();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         await().until(() -> recorder.events.size() == 3); // the first list is applied and delivered
         watch.emit(new WatchEvent.Error<>(new StatusBuilder().withCode(410).withReason("Expired").build()));
         await().until(() -> recorder.events.size() == 6);
@@ -186,8 +188,8 @@ class SharedIndexInformerTest {
 
     @Test
     void anObjectAnIndexFunctionThrowsOnIsSkippedCountedAndTheInformerGoesOn() throws Exception {
-        server.lister = options -> page("10", "", configMap("a", "one", "1"), configMap("a", "poison", "1"),
-                configMap("a", "two", "1"));
+        server.answerLists(options -> page("10", "", configMap("a", "one", "1"), configMap("a", "poison", "1"),
+                configMap("a", "two", "1")));
         RecordingMetrics metrics = new RecordingMetrics();
         informer(InformerOptions.builder().metrics(metrics));
         informer.addIndexers(java.util.Map.of("byName", object -> {
@@ -199,7 +201,7 @@ class SharedIndexInformerTest {
         Recorder recorder = new Recorder();
         informer.addEventHandler(recorder);
         informer.start();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         await().until(informer::hasSynced);
         watch.emit(new WatchEvent.Added<>(configMap("a", "three", "11")));
         await().until(() -> recorder.events.contains("add a/three"));
@@ -211,7 +213,7 @@ class SharedIndexInformerTest {
 
     @Test
     void aThrowingHandlerGoesOnWithTheNextNotification() throws Exception {
-        server.lister = options -> page("10", "", configMap("a", "one", "1"), configMap("a", "two", "1"));
+        server.answerLists(options -> page("10", "", configMap("a", "one", "1"), configMap("a", "two", "1")));
         informer(InformerOptions.builder());
         List<String> seen = new CopyOnWriteArrayList<>();
         informer.addEventHandler(new ResourceEventHandler<>() {
@@ -227,14 +229,14 @@ class SharedIndexInformerTest {
 
     @Test
     void aRemovedHandlerHearsNothingMore() throws Exception {
-        server.lister = options -> page("10", "", configMap("a", "one", "1"));
+        server.answerLists(options -> page("10", "", configMap("a", "one", "1")));
         informer(InformerOptions.builder());
         Recorder kept = new Recorder();
         Recorder removed = new Recorder();
         informer.addEventHandler(kept);
         HandlerRegistration registration = informer.addEventHandler(removed);
         informer.start();
-        FakeListerWatcher.OpenWatch watch = server.nextWatch();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
         await().until(() -> removed.events.size() == 1);
         registration.remove();
         watch.emit(new WatchEvent.Added<>(configMap("a", "two", "2")));
@@ -246,7 +248,7 @@ class SharedIndexInformerTest {
     void theDefaultTransformDropsManagedFieldsBeforeCaching() throws Exception {
         ConfigMap withFields = new ConfigMapBuilder(configMap("a", "one", "1")).editMetadata()
                 .withManagedFields(new ManagedFieldsEntryBuilder().withManager("kubectl").build()).endMetadata().build();
-        server.lister = options -> page("10", "", withFields);
+        server.answerLists(options -> page("10", "", withFields));
         informer(InformerOptions.builder()).start();
         await().until(informer::hasSynced);
         assertThat(informer.lister().namespace("a").get("one")).get()
@@ -257,13 +259,13 @@ class SharedIndexInformerTest {
     void aFailingListIsVisibleAsTheLastErrorUntilItSucceeds() throws Exception {
         AtomicInteger lists = new AtomicInteger();
         CountDownLatch allow = new CountDownLatch(1);
-        server.lister = options -> {
+        server.answerLists(options -> {
             if (allow.getCount() > 0) {
                 lists.incrementAndGet();
                 throw ReflectorTest.status(403, "Forbidden");
             }
             return page("10", "");
-        };
+        });
         informer(InformerOptions.builder()).start();
         await().until(() -> informer.lastError().isPresent());
         assertThat(informer.lastError().get()).hasMessageContaining("403");
@@ -271,6 +273,6 @@ class SharedIndexInformerTest {
         allow.countDown();
         await().until(informer::hasSynced);
         await().until(() -> informer.lastError().isEmpty());
-        assertThat(server.watches.poll(10, TimeUnit.SECONDS)).isNotNull();
+        assertThat(server.nextWatch()).isNotNull();
     }
 }

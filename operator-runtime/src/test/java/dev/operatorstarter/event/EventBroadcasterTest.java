@@ -3,13 +3,11 @@ package dev.operatorstarter.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.testing.FakeTimeSource;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Aggregation, spam filtering and never blocking, on an in-memory sink and a fake clock. */
+/** Aggregation, spam filtering and never blocking, on an in-memory sink and a fake time source. */
 class EventBroadcasterTest {
 
     /** Keeps what would have been written. */
@@ -42,31 +40,12 @@ class EventBroadcasterTest {
         }
     }
 
-    static final class FakeClock extends Clock {
-        volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
-    private final FakeClock clock = new FakeClock();
+    private final FakeTimeSource time = new FakeTimeSource();
     private final MemorySink sink = new MemorySink();
     private EventBroadcaster broadcaster;
 
     private EventRecorder start(EventSink target, EventOptions.Builder options) {
-        broadcaster = new EventBroadcaster(target, options.clock(clock).reportingInstance("pod-1").build());
+        broadcaster = new EventBroadcaster(target, options.timeSource(time).reportingInstance("pod-1").build());
         broadcaster.start();
         return broadcaster.recorder("example.com/test");
     }
@@ -115,10 +94,22 @@ class EventBroadcasterTest {
         recorder.event(object("a"), EventType.NORMAL, "Tick", "Tick", "");
         recorder.event(object("a"), EventType.NORMAL, "Tick", "Tick", "");
         await().until(() -> sink.created.size() == 1);
-        clock.now = clock.now.plus(Duration.ofMinutes(7));
+        time.advance(Duration.ofMinutes(7));
         recorder.event(object("a"), EventType.NORMAL, "Tick", "Tick", "");
         await().until(() -> sink.created.size() == 2);
         assertThat(sink.counts).containsEntry("a.1", 2).containsEntry("a.2", 1);
+    }
+
+    @Test
+    void aStepOfTheWallClockDoesNotEndASeries() {
+        EventRecorder recorder = start(sink, EventOptions.builder().seriesWindow(Duration.ofMinutes(6)));
+        recorder.event(object("a"), EventType.NORMAL, "Tick", "Tick", "");
+        await().until(() -> sink.created.size() == 1);
+        time.setWall(time.now().plus(Duration.ofHours(1)));
+        recorder.event(object("a"), EventType.NORMAL, "Tick", "Tick", "");
+        broadcaster.close();
+        assertThat(sink.created).hasSize(1);
+        assertThat(sink.counts).containsExactly(Map.entry("a.1", 2));
     }
 
     @Test
@@ -136,7 +127,7 @@ class EventBroadcasterTest {
             recorder.event(object("a"), EventType.NORMAL, "Tick", "Tick", "");
         }
         await().until(() -> counting.created.size() == 1);
-        clock.now = clock.now.plusSeconds(31);
+        time.advance(Duration.ofSeconds(31));
         await().until(() -> counting.counts.get("a.1") == 10);
         for (int i = 0; i < 10; i++) {
             recorder.event(object("a"), EventType.NORMAL, "Tick", "Tick", "");
@@ -156,7 +147,7 @@ class EventBroadcasterTest {
         recorder.event(object("quiet"), EventType.NORMAL, "Reason", "Act", "");
         await().until(() -> sink.created.size() == 26);
         assertThat(broadcaster.filtered()).isEqualTo(5);
-        clock.now = clock.now.plus(Duration.ofMinutes(5));
+        time.advance(Duration.ofMinutes(5));
         recorder.event(object("noisy"), EventType.NORMAL, "Later", "Act", "");
         recorder.event(object("noisy"), EventType.NORMAL, "TooSoon", "Act", "");
         await().until(() -> broadcaster.filtered() == 6);

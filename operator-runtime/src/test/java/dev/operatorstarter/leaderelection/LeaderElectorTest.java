@@ -2,116 +2,34 @@ package dev.operatorstarter.leaderelection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.operatorstarter.client.rest.ApiException;
+import dev.operatorstarter.testing.FakeTimeSource;
+import dev.operatorstarter.testing.InMemoryLeaseLock;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
-/** The elector's acquire/renew decision on an in-memory lock and a fake monotonic clock. */
+/** The elector's acquire/renew decision on an in-memory lock and a fake time source. */
 class LeaderElectorTest {
 
-    /** A lock in memory, with compare-and-swap on a version counter. */
-    static final class MemoryLock implements ResourceLock {
-        private final String identity;
-        private final MemoryLock shared;
-        private Observed current;
-        private int version;
-        /** Thrown by every create and update while set. */
-        RuntimeException writeFailure;
-        /** Runs in every read before it returns: a slow or hung server. */
-        volatile Runnable duringRead = () -> { };
-
-        MemoryLock(String identity) {
-            this.identity = identity;
-            this.shared = this;
-        }
-
-        private MemoryLock(String identity, MemoryLock shared) {
-            this.identity = identity;
-            this.shared = shared;
-        }
-
-        MemoryLock as(String other) {
-            return new MemoryLock(other, shared);
-        }
-
-        @Override
-        public Optional<Observed> get(Duration deadline) {
-            Optional<Observed> read;
-            synchronized (shared) {
-                read = Optional.ofNullable(shared.current);
-            }
-            duringRead.run();
-            return read;
-        }
-
-        @Override
-        public void create(LeaderElectionRecord record, Duration deadline) {
-            synchronized (shared) {
-                if (shared.writeFailure != null) {
-                    throw shared.writeFailure;
-                }
-                if (shared.current != null) {
-                    throw failure("AlreadyExists", 409);
-                }
-                shared.current = new Observed(record, Integer.toString(++shared.version));
-            }
-        }
-
-        @Override
-        public void update(LeaderElectionRecord record, String version, Duration deadline) {
-            synchronized (shared) {
-                if (shared.writeFailure != null) {
-                    throw shared.writeFailure;
-                }
-                if (shared.current == null || !shared.current.version().equals(version)) {
-                    throw failure("Conflict", 409);
-                }
-                shared.current = new Observed(record, Integer.toString(++shared.version));
-            }
-        }
-
-        void put(LeaderElectionRecord record) {
-            synchronized (shared) {
-                shared.current = new Observed(record, Integer.toString(++shared.version));
-            }
-        }
-
-        LeaderElectionRecord record() {
-            return shared.current.record();
-        }
-
-        @Override
-        public String identity() {
-            return identity;
-        }
-
-        @Override
-        public String describe() {
-            return "memory lock";
-        }
-    }
-
-    private final AtomicLong ticker = new AtomicLong();
-    private final MemoryLock lock = new MemoryLock("me");
+    private final FakeTimeSource time = new FakeTimeSource();
+    private final InMemoryLeaseLock lock = new InMemoryLeaseLock("me");
     private final List<String> leaders = new CopyOnWriteArrayList<>();
 
     private LeaderElector elector(ResourceLock resourceLock) {
@@ -124,11 +42,26 @@ class LeaderElectorTest {
             public void onNewLeader(String identity) {
                 leaders.add(identity);
             }
-        }).clock(Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)).ticker(ticker::get).build());
+        }).timeSource(time).build());
+    }
+
+    /** Callbacks that run {@code started} when a term starts and {@code stopped} when it ends. */
+    private static LeaderCallbacks callbacks(Consumer<Leadership> started, Runnable stopped) {
+        return new LeaderCallbacks() {
+            @Override
+            public void onStartedLeading(Leadership leadership) {
+                started.accept(leadership);
+            }
+
+            @Override
+            public void onStoppedLeading() {
+                stopped.run();
+            }
+        };
     }
 
     private void advance(Duration duration) {
-        ticker.addAndGet(duration.toNanos());
+        time.advance(duration);
     }
 
     private static LeaderElectionRecord heldBy(String holder, Instant renewed) {
@@ -164,9 +97,9 @@ class LeaderElectorTest {
         lock.put(heldBy("other", Instant.EPOCH));
         LeaderElector elector = elector(lock);
         // The first read takes 6 s: the holder may have renewed just before it returned.
-        lock.duringRead = () -> advance(Duration.ofSeconds(6));
+        lock.duringRead(() -> advance(Duration.ofSeconds(6)));
         assertThat(elector.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.HELD_BY_OTHER);
-        lock.duringRead = () -> { };
+        lock.duringRead(() -> { });
 
         advance(Duration.ofSeconds(14)); // 20 s after the read was sent, 14 s after it returned
         assertThat(elector.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.HELD_BY_OTHER);
@@ -202,7 +135,7 @@ class LeaderElectorTest {
         try {
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
             // From now on a read never answers, and ignores its deadline: only the elector can end the term.
-            lock.duringRead = () -> {
+            lock.duringRead(() -> {
                 hanging.incrementAndGet();
                 try {
                     unblock.await();
@@ -211,7 +144,7 @@ class LeaderElectorTest {
                 } finally {
                     hanging.decrementAndGet();
                 }
-            };
+            });
 
             assertThat(stopped.await(10, TimeUnit.SECONDS)).as("the term ended").isTrue();
             assertThat(hungWhenStopped).as("while the renewal still hung").isTrue();
@@ -225,20 +158,40 @@ class LeaderElectorTest {
     }
 
     @Test
+    void aRunningElectorWaitsAndEndsItsTermOnItsTimeSource() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicInteger reads = new AtomicInteger();
+        lock.duringRead(reads::incrementAndGet);
+        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(lock,
+                callbacks(leadership -> started.countDown(), stopped::countDown))
+                .timeSource(time).build()); // renew deadline 10 s, retry period 2 s
+        elector.start();
+        try {
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            await().during(Duration.ofMillis(300)).until(() -> reads.get() == 1); // its time stands still
+
+            time.advance(Duration.ofSeconds(2));
+            await().until(() -> reads.get() == 2); // renewed after the retry period
+            assertThat(elector.isLeader()).isTrue();
+
+            lock.failWritesWith(failure("InternalError", 500));
+            time.advance(Duration.ofSeconds(10));
+            assertThat(stopped.await(10, TimeUnit.SECONDS)).as("the term ended at the renew deadline").isTrue();
+            assertThat(elector.isLeader()).isFalse();
+        } finally {
+            elector.close();
+        }
+    }
+
+    @Test
     void closeEndsTheTermFirstAndThenReleasesTheLease() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         AtomicReference<String> holderWhenStopped = new AtomicReference<>();
-        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(lock, new LeaderCallbacks() {
-            @Override
-            public void onStartedLeading(Leadership leadership) {
-                started.countDown();
-            }
-
-            @Override
-            public void onStoppedLeading() {
-                holderWhenStopped.set(lock.record().holderIdentity());
-            }
-        }).leaseDuration(Duration.ofMillis(1500)).renewDeadline(Duration.ofMillis(1000))
+        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(lock,
+                callbacks(leadership -> started.countDown(),
+                        () -> holderWhenStopped.set(lock.record().holderIdentity())))
+                .leaseDuration(Duration.ofMillis(1500)).renewDeadline(Duration.ofMillis(1000))
                 .retryPeriod(Duration.ofMillis(200)).build());
         elector.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
@@ -285,7 +238,7 @@ class LeaderElectorTest {
         LeaderElector elector = elector(lock);
         elector.tryAcquireOrRenew();
         advance(Duration.ofSeconds(16));
-        lock.writeFailure = failure("InternalError", 500);
+        lock.failWritesWith(failure("InternalError", 500));
         assertThat(elector.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.FAILED);
         assertThat(lock.record().holderIdentity()).isEqualTo("other");
     }
@@ -298,11 +251,11 @@ class LeaderElectorTest {
         logger.addAppender(logged);
         try {
             LeaderElector elector = elector(lock);
-            lock.writeFailure = failure("AlreadyExists", 409); // another candidate created it first
+            lock.failWritesWith(failure("AlreadyExists", 409)); // another candidate created it first
             assertThat(elector.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.FAILED);
             assertThat(logged.list).noneMatch(event -> event.getLevel() == Level.WARN);
 
-            lock.writeFailure = failure("Forbidden", 403);
+            lock.failWritesWith(failure("Forbidden", 403));
             assertThat(elector.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.FAILED);
 
             assertThat(logged.list).filteredOn(event -> event.getLevel() == Level.WARN)
@@ -341,7 +294,7 @@ class LeaderElectorTest {
                 .renewDeadline(Duration.ofSeconds(10)).build()).hasMessageContaining("leaseDuration");
         assertThatThrownBy(() -> LeaderElectionConfig.builder(lock, callbacks).renewDeadline(Duration.ofSeconds(2))
                 .retryPeriod(Duration.ofSeconds(2)).build()).hasMessageContaining("1.2 × retryPeriod");
-        assertThatThrownBy(() -> LeaderElectionConfig.builder(new MemoryLock(" "), callbacks).build())
+        assertThatThrownBy(() -> LeaderElectionConfig.builder(new InMemoryLeaseLock(" "), callbacks).build())
                 .hasMessageContaining("identity");
         assertThatThrownBy(() -> LeaderElectionConfig.builder(lock, callbacks).retryPeriod(Duration.ZERO).build())
                 .hasMessageContaining("retryPeriod must be positive");

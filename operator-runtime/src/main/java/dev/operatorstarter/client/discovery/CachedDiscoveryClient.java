@@ -3,6 +3,7 @@ package dev.operatorstarter.client.discovery;
 import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.KubernetesClientException;
 import dev.operatorstarter.client.rest.RestClient;
+import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -27,10 +28,12 @@ final class CachedDiscoveryClient implements DiscoveryClient {
     private static final Logger log = LoggerFactory.getLogger(CachedDiscoveryClient.class);
 
     private final RestClient rest;
+    private final TimeSource time;
     private volatile @Nullable Snapshot snapshot;
 
-    CachedDiscoveryClient(RestClient rest) {
+    CachedDiscoveryClient(RestClient rest, TimeSource time) {
         this.rest = rest;
+        this.time = time;
     }
 
     private record Snapshot(List<String> groupVersions, List<ApiResource> resources, long fetchedAt) {
@@ -74,7 +77,7 @@ final class CachedDiscoveryClient implements DiscoveryClient {
     private Optional<ApiResource> find(Predicate<ApiResource> match) {
         Snapshot cached = current();
         Optional<ApiResource> hit = cached.resources().stream().filter(match).findFirst();
-        if (hit.isPresent() || System.nanoTime() - cached.fetchedAt() < MIN_REFRESH_INTERVAL.toNanos()) {
+        if (hit.isPresent() || time.since(cached.fetchedAt()).compareTo(MIN_REFRESH_INTERVAL) < 0) {
             return hit;
         }
         // A miss may be a CRD installed since the snapshot: look once more. Only the thread that
@@ -125,7 +128,7 @@ final class CachedDiscoveryClient implements DiscoveryClient {
                 }
             }
         }
-        return new Snapshot(List.copyOf(groupVersions), List.copyOf(resources), System.nanoTime());
+        return new Snapshot(List.copyOf(groupVersions), List.copyOf(resources), time.nanoTime());
     }
 
     private static void readAggregated(JsonNode list, List<String> groupVersions, List<ApiResource> resources) {

@@ -11,13 +11,14 @@ import java.util.Optional;
  * when the server offers it, and falls back to one request per group version otherwise. Results
  * are cached until {@link #invalidate()}; a lookup that misses refreshes the cache once (at most
  * once a second; a group version that fails is left out and logged, not fatal), so a CRD
- * installed after the client started is found. Thread-safe.
+ * installed after the client started is found. Thread-safe. The refresh interval is measured on
+ * the REST client's {@linkplain dev.operatorstarter.client.rest.ClientOptions#timeSource() time source}.
  */
 public interface DiscoveryClient {
 
     /** A discovery client over {@code rest}. */
     static DiscoveryClient create(RestClient rest) {
-        return new CachedDiscoveryClient(rest);
+        return new CachedDiscoveryClient(rest, rest.options().timeSource());
     }
 
     /** The server's version (not cached). */

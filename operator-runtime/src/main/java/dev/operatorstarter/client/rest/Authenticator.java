@@ -3,14 +3,13 @@ package dev.operatorstarter.client.rest;
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.Credentials;
+import dev.operatorstarter.time.TimeSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -35,7 +34,7 @@ abstract sealed class Authenticator {
         return Mono.just(false);
     }
 
-    static Authenticator of(ClientConfig config, ClientOptions options, Clock clock, RotatingKeyManager keys) {
+    static Authenticator of(ClientConfig config, ClientOptions options, RotatingKeyManager keys) {
         Credentials credentials = config.credentials();
         if (credentials instanceof Credentials.BearerToken token) {
             return new Fixed("Bearer " + token.token());
@@ -45,10 +44,10 @@ abstract sealed class Authenticator {
                     (basic.username() + ":" + basic.password()).getBytes(StandardCharsets.UTF_8)));
         }
         if (credentials instanceof Credentials.TokenFile file) {
-            return new TokenFile(file, options.tokenFileRefresh(), clock, config.source());
+            return new TokenFile(file, options.tokenFileRefresh(), options.timeSource(), config.source());
         }
         if (credentials instanceof Credentials.Exec exec) {
-            return new Exec(new ExecCredentialPlugin(exec, config.source(), clock, clusterInfo(config),
+            return new Exec(new ExecCredentialPlugin(exec, config.source(), options.timeSource(), clusterInfo(config),
                     ExecCredentialPlugin.DEFAULT_TIMEOUT), keys);
         }
         return new Fixed(null);
@@ -91,22 +90,22 @@ abstract sealed class Authenticator {
     static final class TokenFile extends Authenticator {
         private final Credentials.TokenFile file;
         private final Duration refresh;
-        private final Clock clock;
+        private final TimeSource time;
         private final String source;
         private @Nullable String token;
-        private Instant readAt = Instant.MIN;
+        private long readAtNanos;
 
-        TokenFile(Credentials.TokenFile file, Duration refresh, Clock clock, String source) {
+        TokenFile(Credentials.TokenFile file, Duration refresh, TimeSource time, String source) {
             this.file = file;
             this.refresh = refresh;
-            this.clock = clock;
+            this.time = time;
             this.source = source;
         }
 
         @Override
         Mono<Optional<String>> authorization() {
             synchronized (this) {
-                if (token != null && clock.instant().isBefore(readAt.plus(refresh))) {
+                if (token != null && time.since(readAtNanos).compareTo(refresh) < 0) {
                     return Mono.just(Optional.of("Bearer " + token));
                 }
             }
@@ -122,7 +121,7 @@ abstract sealed class Authenticator {
         }
 
         private synchronized String read(boolean force) {
-            if (!force && token != null && clock.instant().isBefore(readAt.plus(refresh))) {
+            if (!force && token != null && time.since(readAtNanos).compareTo(refresh) < 0) {
                 return token;
             }
             String problem;
@@ -131,7 +130,7 @@ abstract sealed class Authenticator {
                 String content = Files.readString(file.file()).trim();
                 if (!content.isEmpty()) {
                     token = content;
-                    readAt = clock.instant();
+                    readAtNanos = time.nanoTime();
                     return content;
                 }
                 problem = "is empty";

@@ -1,5 +1,6 @@
 package dev.operatorstarter.client.rest;
 
+import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,11 +34,16 @@ import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
  * @param interceptors filters around every HTTP attempt, innermost last (client-go's
  *     {@code WrapTransport}): they see the request with its credentials and the raw response
  * @param metrics receives one call per attempt; default {@link RequestMetrics#NONE}
+ * @param timeSource the client's time: monotonic for the rate limiter's tokens, the token file's
+ *     refresh, an exec plugin's deadline, request durations, discovery's refresh interval and
+ *     the connections to evict after a certificate rotation; wall for an exec credential's
+ *     expiry; default {@link TimeSource#system()}. The waits for a token and between retries
+ *     are Reactor timers and stay on real time
  */
 public record ClientOptions(String userAgent, Duration connectTimeout, Duration requestTimeout,
         @Nullable RateLimit rateLimit, int maxRetries, Duration retryBackoff, Duration maxRetryDelay,
         Duration tokenFileRefresh, Duration idleConnectionTimeout, List<ExchangeFilterFunction> interceptors,
-        RequestMetrics metrics) {
+        RequestMetrics metrics, TimeSource timeSource) {
 
     public ClientOptions {
         Objects.requireNonNull(userAgent, "userAgent");
@@ -56,6 +62,7 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         }
         interceptors = List.copyOf(interceptors);
         Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(timeSource, "timeSource");
     }
 
     private static void positive(Duration duration, String name) {
@@ -88,6 +95,7 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         builder.idleConnectionTimeout = idleConnectionTimeout;
         builder.interceptors.addAll(interceptors);
         builder.metrics = metrics;
+        builder.timeSource = timeSource;
         return builder;
     }
 
@@ -105,6 +113,7 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         private Duration idleConnectionTimeout = Duration.ofSeconds(60);
         private final List<ExchangeFilterFunction> interceptors = new ArrayList<>();
         private RequestMetrics metrics = RequestMetrics.NONE;
+        private TimeSource timeSource = TimeSource.system();
 
         private Builder() {
         }
@@ -165,9 +174,14 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
             return this;
         }
 
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = timeSource;
+            return this;
+        }
+
         public ClientOptions build() {
             return new ClientOptions(userAgent, connectTimeout, requestTimeout, rateLimit, maxRetries, retryBackoff,
-                    maxRetryDelay, tokenFileRefresh, idleConnectionTimeout, interceptors, metrics);
+                    maxRetryDelay, tokenFileRefresh, idleConnectionTimeout, interceptors, metrics, timeSource);
         }
     }
 }

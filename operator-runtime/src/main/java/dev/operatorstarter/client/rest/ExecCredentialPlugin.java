@@ -3,12 +3,12 @@ package dev.operatorstarter.client.rest;
 import dev.operatorstarter.client.config.ClientCertificate;
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.Credentials;
+import dev.operatorstarter.time.TimeSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -45,17 +45,17 @@ final class ExecCredentialPlugin {
 
     private final Credentials.Exec exec;
     private final String source;
-    private final Clock clock;
+    private final TimeSource time;
     private final @Nullable ObjectNode clusterInfo;
     private final AtomicReference<@Nullable Credential> cached = new AtomicReference<>();
     private final ReentrantLock running = new ReentrantLock();
     private final Duration timeout;
 
-    ExecCredentialPlugin(Credentials.Exec exec, String source, Clock clock, @Nullable ObjectNode clusterInfo,
+    ExecCredentialPlugin(Credentials.Exec exec, String source, TimeSource time, @Nullable ObjectNode clusterInfo,
             Duration timeout) {
         this.exec = exec;
         this.source = source;
-        this.clock = clock;
+        this.time = time;
         this.clusterInfo = clusterInfo;
         this.timeout = timeout;
     }
@@ -95,7 +95,7 @@ final class ExecCredentialPlugin {
     }
 
     private boolean usable(@Nullable Credential credential) {
-        return credential != null && (credential.expiry() == null || clock.instant().isBefore(credential.expiry()));
+        return credential != null && (credential.expiry() == null || time.now().isBefore(credential.expiry()));
     }
 
     /**
@@ -129,12 +129,12 @@ final class ExecCredentialPlugin {
             throw new ConfigException(name + " cannot be started: " + e.getMessage()
                     + (exec.installHint().isBlank() ? "" : "\n" + exec.installHint()), e);
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = time.deadlineAfter(timeout);
         StreamPump stdout = StreamPump.start(process.getInputStream(), Integer.MAX_VALUE, "stdout");
         StreamPump stderr = StreamPump.start(process.getErrorStream(), STDERR_LIMIT, "stderr");
         try {
             process.getOutputStream().close(); // no standard input: never interactive
-            if (!process.waitFor(remaining(deadline), TimeUnit.NANOSECONDS)) {
+            if (!process.waitFor(time.nanosUntil(deadline), TimeUnit.NANOSECONDS)) {
                 throw new ConfigException(name + " did not finish within " + timeout.toMillis() + " ms");
             }
             byte[] output = stdout.finish();
@@ -157,10 +157,6 @@ final class ExecCredentialPlugin {
             stdout.close();
             stderr.close();
         }
-    }
-
-    private static long remaining(long deadline) {
-        return Math.max(0, deadline - System.nanoTime());
     }
 
     /**

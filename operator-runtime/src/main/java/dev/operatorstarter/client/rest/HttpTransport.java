@@ -4,6 +4,7 @@ import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.TlsSettings;
 import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.StatusDetails;
@@ -18,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -88,10 +88,10 @@ final class HttpTransport implements AutoCloseable {
     private final WebClient webClient;
     private final @Nullable TokenBucket bucket;
 
-    HttpTransport(ClientConfig config, ClientOptions options, Clock clock) {
+    HttpTransport(ClientConfig config, ClientOptions options) {
         this.config = config;
         this.options = options;
-        RotatingKeyManager keys = new RotatingKeyManager(config.tls().clientCertificate());
+        RotatingKeyManager keys = new RotatingKeyManager(config.tls().clientCertificate(), options.timeSource());
         long idleMillis = options.idleConnectionTimeout().toMillis();
         this.connections = ConnectionProvider.builder("operator-starter")
                 .maxConnections(512)
@@ -101,7 +101,7 @@ final class HttpTransport implements AutoCloseable {
                 // connections in a row fail a request with "Error while acquiring".
                 .evictionPredicate((connection, metadata) -> metadata.idleTime() >= idleMillis
                         // a connection opened before the client certificate rotated keeps the old identity
-                        || System.currentTimeMillis() - metadata.lifeTime() <= keys.rotatedAtMillis())
+                        || keys.openedBeforeRotation(Duration.ofMillis(metadata.lifeTime())))
                 .evictInBackground(options.idleConnectionTimeout())
                 .build();
         this.loops = LoopResources.create("operator-starter-http",
@@ -151,8 +151,8 @@ final class HttpTransport implements AutoCloseable {
                 }
             });
         }
-        Authenticator authenticator = Authenticator.of(config, options, clock, keys);
-        this.bucket = options.rateLimit() == null ? null : new TokenBucket(options.rateLimit(), System::nanoTime);
+        Authenticator authenticator = Authenticator.of(config, options, keys);
+        this.bucket = options.rateLimit() == null ? null : new TokenBucket(options.rateLimit(), options.timeSource());
         WebClient.Builder builder = WebClient.builder()
                 .clientConnector(new ReactorClientHttpConnector(http))
                 .exchangeStrategies(ExchangeStrategies.builder().codecs(codecs -> {
@@ -163,12 +163,16 @@ final class HttpTransport implements AutoCloseable {
                 .defaultHeader(HttpHeaders.USER_AGENT, options.userAgent())
                 .filter(credentials(authenticator));
         options.interceptors().forEach(builder::filter);
-        builder.filter(metrics(options.metrics(), hostOf(config.server())));
+        builder.filter(metrics(options.metrics(), hostOf(config.server()), options.timeSource()));
         this.webClient = builder.build();
     }
 
     ClientConfig config() {
         return config;
+    }
+
+    ClientOptions options() {
+        return options;
     }
 
     /** One request whose successful response is handled by {@code body}; retried per the options. */
@@ -393,35 +397,36 @@ final class HttpTransport implements AutoCloseable {
                 .build();
     }
 
-    private static ExchangeFilterFunction metrics(RequestMetrics metrics, String host) {
+    private static ExchangeFilterFunction metrics(RequestMetrics metrics, String host, TimeSource time) {
         if (metrics == RequestMetrics.NONE) {
             return (request, next) -> next.exchange(request);
         }
         return (request, next) -> Mono.defer(() -> {
-            long started = System.nanoTime();
+            long started = time.nanoTime();
             java.util.concurrent.atomic.AtomicBoolean recorded = new java.util.concurrent.atomic.AtomicBoolean();
             return next.exchange(request)
                     .doOnNext(response -> {
                         if (recorded.compareAndSet(false, true)) {
-                            record(metrics, request, host, Integer.toString(response.statusCode().value()), started);
+                            record(metrics, request, host, Integer.toString(response.statusCode().value()),
+                                    time.since(started));
                         }
                     })
                     .doOnError(e -> {
                         if (recorded.compareAndSet(false, true)) {
-                            record(metrics, request, host, "<error>", started);
+                            record(metrics, request, host, "<error>", time.since(started));
                         }
                     })
                     .doOnCancel(() -> { // timed out or abandoned before the response headers
                         if (recorded.compareAndSet(false, true)) {
-                            record(metrics, request, host, "<error>", started);
+                            record(metrics, request, host, "<error>", time.since(started));
                         }
                     });
         });
     }
 
-    private static void record(RequestMetrics metrics, ClientRequest request, String host, String code, long started) {
+    private static void record(RequestMetrics metrics, ClientRequest request, String host, String code, Duration took) {
         try {
-            metrics.requestCompleted(request.method().name(), host, code, Duration.ofNanos(System.nanoTime() - started));
+            metrics.requestCompleted(request.method().name(), host, code, took);
         } catch (RuntimeException e) {
             log.warn("Request metrics callback failed: {}", e.toString());
         }

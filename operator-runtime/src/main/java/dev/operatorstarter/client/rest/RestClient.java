@@ -1,7 +1,6 @@
 package dev.operatorstarter.client.rest;
 
 import dev.operatorstarter.client.config.ClientConfig;
-import java.time.Clock;
 import org.springframework.http.HttpMethod;
 
 /**
@@ -13,11 +12,14 @@ public interface RestClient extends AutoCloseable {
 
     /** A REST client for {@code config}; close it to release its connections. */
     static RestClient create(ClientConfig config, ClientOptions options) {
-        return new TransportRestClient(new HttpTransport(config, options, Clock.systemUTC()));
+        return new TransportRestClient(new HttpTransport(config, options));
     }
 
     /** Where this client sends requests. */
     ClientConfig config();
+
+    /** How this client talks to the server, its time source included. */
+    ClientOptions options();
 
     /** Releases the connection pool. Requests in flight fail. */
     @Override

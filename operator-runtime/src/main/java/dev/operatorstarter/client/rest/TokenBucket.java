@@ -1,7 +1,7 @@
 package dev.operatorstarter.client.rest;
 
+import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
-import java.util.function.LongSupplier;
 
 /**
  * A token bucket that hands out reservations: {@link #reserve()} takes a token now or, when the
@@ -12,21 +12,21 @@ final class TokenBucket {
 
     private final double nanosPerToken;
     private final double burst;
-    private final LongSupplier nanoTime;
+    private final TimeSource time;
     private double tokens;
     private long last;
 
-    TokenBucket(RateLimit limit, LongSupplier nanoTime) {
+    TokenBucket(RateLimit limit, TimeSource time) {
         this.nanosPerToken = 1_000_000_000d / limit.qps();
         this.burst = limit.burst();
-        this.nanoTime = nanoTime;
+        this.time = time;
         this.tokens = limit.burst();
-        this.last = nanoTime.getAsLong();
+        this.last = time.nanoTime();
     }
 
     /** Takes a token and returns how long to wait before using it (zero when one was available). */
     synchronized Duration reserve() {
-        long now = nanoTime.getAsLong();
+        long now = time.nanoTime();
         tokens = Math.min(burst, tokens + (now - last) / nanosPerToken);
         last = now;
         tokens -= 1;

@@ -23,6 +23,11 @@ final class TransportRestClient implements RestClient {
     }
 
     @Override
+    public ClientOptions options() {
+        return transport.options();
+    }
+
+    @Override
     public void close() {
         transport.close();
     }

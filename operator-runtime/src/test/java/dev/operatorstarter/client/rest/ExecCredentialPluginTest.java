@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.Credentials;
 import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.testing.FakeTimeSource;
+import dev.operatorstarter.time.TimeSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,13 +26,13 @@ class ExecCredentialPluginTest {
     @TempDir
     Path temp;
 
-    private ExecCredentialPlugin plugin(String body, Clock clock, Duration timeout) throws Exception {
+    private ExecCredentialPlugin plugin(String body, TimeSource time, Duration timeout) throws Exception {
         Path script = Files.writeString(temp.resolve("plugin.sh"), "#!/bin/sh\n" + body);
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
         Credentials.Exec exec = new Credentials.Exec("client.authentication.k8s.io/v1", script.toString(),
                 List.of("--flag"), Map.of("STATE", temp.toString()), Credentials.InteractiveMode.IF_AVAILABLE, true, "",
                 temp);
-        return new ExecCredentialPlugin(exec, "kubeconfig test", clock,
+        return new ExecCredentialPlugin(exec, "kubeconfig test", time,
                 ExecCredentialPlugin.clusterInfo("https://10.0.0.1:6443", "api.internal", null, false), timeout);
     }
 
@@ -50,7 +50,7 @@ class ExecCredentialPluginTest {
     @Test
     void thePluginReceivesExecInfoWithClusterAndNoInteractiveTerminal() throws Exception {
         ExecCredentialPlugin plugin = plugin("printf '%s' \"$KUBERNETES_EXEC_INFO\" > \"$STATE/info\"\n"
-                + credential(null), Clock.systemUTC(), Duration.ofSeconds(30));
+                + credential(null), TimeSource.system(), Duration.ofSeconds(30));
 
         plugin.credential();
 
@@ -65,12 +65,13 @@ class ExecCredentialPluginTest {
     @Test
     void aTokenIsCachedUntilItsExpiryAndThePluginRunsAgainAfterIt() throws Exception {
         Instant now = Instant.parse("2026-11-22T12:00:00Z");
-        MutableClock clock = new MutableClock(now);
-        ExecCredentialPlugin plugin = plugin(credential("2026-11-22T12:05:00Z"), clock, Duration.ofSeconds(30));
+        FakeTimeSource time = new FakeTimeSource();
+        time.setWall(now);
+        ExecCredentialPlugin plugin = plugin(credential("2026-11-22T12:05:00Z"), time, Duration.ofSeconds(30));
 
         String first = plugin.credential().token();
         String cached = plugin.credential().token();
-        clock.now = now.plus(Duration.ofMinutes(5));
+        time.advance(Duration.ofMinutes(5));
         String afterExpiry = plugin.credential().token();
 
         assertThat(first).isEqualTo("t-1").isEqualTo(cached);
@@ -80,7 +81,7 @@ class ExecCredentialPluginTest {
 
     @Test
     void invalidatingTheUsedTokenRunsThePluginAgainButAStaleInvalidationDoesNot() throws Exception {
-        ExecCredentialPlugin plugin = plugin(credential(null), Clock.systemUTC(), Duration.ofSeconds(30));
+        ExecCredentialPlugin plugin = plugin(credential(null), TimeSource.system(), Duration.ofSeconds(30));
 
         String first = plugin.credential().token();
         plugin.invalidate(first);
@@ -94,7 +95,7 @@ class ExecCredentialPluginTest {
 
     @Test
     void aPluginThatHangsIsStoppedAtTheDeadline() throws Exception {
-        ExecCredentialPlugin plugin = plugin("sleep 60\n", Clock.systemUTC(), Duration.ofMillis(500));
+        ExecCredentialPlugin plugin = plugin("sleep 60\n", TimeSource.system(), Duration.ofMillis(500));
 
         assertThatThrownBy(plugin::credential).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("did not finish within 500 ms");
@@ -103,7 +104,8 @@ class ExecCredentialPluginTest {
     @Test
     void aPluginWhoseChildKeepsTheOutputOpenAnswersWhenThePluginExits() throws Exception {
         // The stray child holds stdout and stderr for 30 s; reading to the end of the stream would wait for it.
-        ExecCredentialPlugin plugin = plugin("sleep 30 &\n" + credential(null), Clock.systemUTC(), Duration.ofSeconds(20));
+        ExecCredentialPlugin plugin = plugin("sleep 30 &\n" + credential(null), TimeSource.system(),
+                Duration.ofSeconds(20));
 
         String token = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> plugin.credential().token());
 
@@ -115,7 +117,7 @@ class ExecCredentialPluginTest {
         // 200 KiB of padding before the credential: a pipe holds 64 KiB, so the plugin finishes only if the
         // output is drained while it runs, and the credential is only whole if nothing was dropped.
         ExecCredentialPlugin plugin = plugin("head -c 204800 /dev/zero | tr '\\0' ' '\n" + credential(null),
-                Clock.systemUTC(), Duration.ofSeconds(20));
+                TimeSource.system(), Duration.ofSeconds(20));
 
         assertThat(plugin.credential().token()).isEqualTo("t-1");
     }
@@ -124,7 +126,7 @@ class ExecCredentialPluginTest {
     void aPluginAskingForATerminalIsRefused() throws Exception {
         Credentials.Exec exec = new Credentials.Exec("client.authentication.k8s.io/v1", "true", List.of(), Map.of(),
                 Credentials.InteractiveMode.ALWAYS, false, "", temp);
-        ExecCredentialPlugin plugin = new ExecCredentialPlugin(exec, "kubeconfig test", Clock.systemUTC(), null,
+        ExecCredentialPlugin plugin = new ExecCredentialPlugin(exec, "kubeconfig test", TimeSource.system(), null,
                 Duration.ofSeconds(5));
 
         assertThatThrownBy(plugin::credential).hasMessageContaining("interactiveMode Always");
@@ -137,29 +139,5 @@ class ExecCredentialPluginTest {
                 false, "", temp);
 
         assertThat(exec.toString()).contains("kubelogin").doesNotContain("hunter2", "secret\"");
-    }
-
-    /** A clock the test moves. */
-    private static final class MutableClock extends Clock {
-        volatile Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

@@ -2,17 +2,17 @@ package dev.operatorstarter.client.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.operatorstarter.testing.FakeTimeSource;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class TokenBucketTest {
 
-    private final AtomicLong now = new AtomicLong();
+    private final FakeTimeSource time = new FakeTimeSource();
 
     @Test
     void aFullBucketServesTheBurstAtOnceThenSpacesRequestsAtTheRate() {
-        TokenBucket bucket = new TokenBucket(new RateLimit(10, 3), now::get);
+        TokenBucket bucket = new TokenBucket(new RateLimit(10, 3), time);
 
         assertThat(bucket.reserve()).isZero();
         assertThat(bucket.reserve()).isZero();
@@ -23,11 +23,11 @@ class TokenBucketTest {
 
     @Test
     void tokensRefillWithTimeUpToTheBurst() {
-        TokenBucket bucket = new TokenBucket(new RateLimit(10, 2), now::get);
+        TokenBucket bucket = new TokenBucket(new RateLimit(10, 2), time);
         bucket.reserve();
         bucket.reserve();
 
-        now.addAndGet(Duration.ofSeconds(10).toNanos());
+        time.advance(Duration.ofSeconds(10));
 
         assertThat(bucket.reserve()).isZero();
         assertThat(bucket.reserve()).isZero();
@@ -36,7 +36,7 @@ class TokenBucketTest {
 
     @Test
     void aRefundedReservationShortensTheNextWait() {
-        TokenBucket bucket = new TokenBucket(new RateLimit(10, 1), now::get);
+        TokenBucket bucket = new TokenBucket(new RateLimit(10, 1), time);
         bucket.reserve();
         assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(100));
 

@@ -6,6 +6,7 @@ import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.WatchEvent;
+import dev.operatorstarter.internal.Backoff;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.ArrayList;

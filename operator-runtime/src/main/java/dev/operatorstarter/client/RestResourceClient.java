@@ -7,7 +7,7 @@ import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.client.rest.Request;
 import dev.operatorstarter.client.rest.RestClient;
 import dev.operatorstarter.client.rest.WatchEvent;
-import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.Scale;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.operatorstarter.client.rest;
 
-import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.internal.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -1,6 +1,6 @@
 package dev.operatorstarter.client.rest;
 
-import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.Status;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.Credentials;
-import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.internal.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

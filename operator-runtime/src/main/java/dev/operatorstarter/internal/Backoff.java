@@ -1,4 +1,4 @@
-package dev.operatorstarter.cache;
+package dev.operatorstarter.internal;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -84,7 +84,7 @@ public final class Backoff {
     }
 
     /** The failures counted in the current streak (0 after a reset). */
-    int failures() {
+    public int failures() {
         return failures;
     }
 

@@ -1,5 +1,7 @@
 package dev.operatorstarter.leaderelection;
 
+import dev.operatorstarter.internal.DaemonThreads;
+import dev.operatorstarter.internal.Durations;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -35,9 +37,9 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
     public LeaderElectionConfig {
         Objects.requireNonNull(lock, "lock");
         Objects.requireNonNull(callbacks, "callbacks");
-        positive(leaseDuration, "leaseDuration");
-        positive(renewDeadline, "renewDeadline");
-        positive(retryPeriod, "retryPeriod");
+        Durations.requirePositive(leaseDuration, "leaseDuration");
+        Durations.requirePositive(renewDeadline, "renewDeadline");
+        Durations.requirePositive(retryPeriod, "retryPeriod");
         if (leaseDuration.compareTo(renewDeadline) <= 0) {
             throw new IllegalArgumentException("leaseDuration (" + leaseDuration + ") must be greater than renewDeadline ("
                     + renewDeadline + ")");
@@ -56,13 +58,6 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
         Objects.requireNonNull(threadFactory, "threadFactory");
     }
 
-    private static void positive(Duration value, String name) {
-        Objects.requireNonNull(value, name);
-        if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive, was " + value);
-        }
-    }
-
     public static Builder builder(ResourceLock lock, LeaderCallbacks callbacks) {
         return new Builder(lock, callbacks);
     }
@@ -79,11 +74,7 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
         private LeaderMetrics metrics = LeaderMetrics.NONE;
         private Clock clock = Clock.systemUTC();
         private LongSupplier ticker = System::nanoTime;
-        private ThreadFactory threadFactory = task -> {
-            Thread thread = new Thread(task);
-            thread.setDaemon(true);
-            return thread;
-        };
+        private ThreadFactory threadFactory = DaemonThreads.unnamed();
 
         private Builder(ResourceLock lock, LeaderCallbacks callbacks) {
             this.lock = lock;

@@ -48,7 +48,7 @@ import reactor.core.publisher.Sinks;
  * <p>Threading: {@link #run()} blocks the calling thread until {@link #stop()}; the other methods
  * may be called from any thread.
  */
-public final class Reflector<T extends HasMetadata> {
+final class Reflector<T extends HasMetadata> {
 
     private static final Logger log = LoggerFactory.getLogger(Reflector.class);
     private static final Duration SHORT_WATCH = Duration.ofSeconds(1);

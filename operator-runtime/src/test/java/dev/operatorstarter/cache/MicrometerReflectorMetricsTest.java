@@ -22,7 +22,7 @@ class MicrometerReflectorMetricsTest {
         FakeListerWatcher server = new FakeListerWatcher();
         server.lister = options -> page("10", "", configMap("a", "one", "5"), configMap("a", "two", "6"));
         SharedIndexInformer<ConfigMap> informer = SharedIndexInformer.create("configmaps/a", server, ConfigMap.class,
-                InformerOptions.builder().metrics(new MicrometerReflectorMetrics(registry))
+                InformerOptions.builder().metrics(ReflectorMetrics.micrometer(registry))
                         .reflector(ReflectorOptions.builder().streamingList(false).build()).build());
         informer.start();
         FakeListerWatcher.OpenWatch watch = server.nextWatch();

@@ -5,16 +5,22 @@
  * <ul>
  *   <li>{@code dev.operatorstarter.client}: configuration from kubeconfig or in-cluster files,
  *       transport, the REST client, typed, dynamic and discovery clients.</li>
- *   <li>{@code dev.operatorstarter.cache}: Reflector, DeltaFifo, Indexer, shared informers and
- *       listers.</li>
+ *   <li>{@code dev.operatorstarter.cache}: shared informers (each a reflector and a delta FIFO
+ *       feeding an indexer), the informer factory and listers.</li>
  *   <li>{@code dev.operatorstarter.workqueue}: rate-limited, delaying work queues.</li>
  *   <li>{@code dev.operatorstarter.controller}: the reconcile loop over a work queue.</li>
  *   <li>{@code dev.operatorstarter.leaderelection}: Lease-based leader election.</li>
  *   <li>{@code dev.operatorstarter.event}: the event recorder.</li>
+ *   <li>{@code dev.operatorstarter.time}: {@code TimeSource}, the runtime's one time abstraction.</li>
+ *   <li>{@code dev.operatorstarter.internal}: machinery the packages share (JSON, PEM, backoff, the
+ *       token bucket, duration checks, daemon thread factories). <b>Not API</b>: public only so the
+ *       packages can share it, and it may change in any release.</li>
  * </ul>
  *
- * <p>Dependency direction: {@code client} &larr; {@code cache} &larr; {@code controller};
- * {@code workqueue} depends on nothing; {@code leaderelection} and {@code event} depend only on
- * {@code client}. Shared machinery lives in {@code internal} packages, which are not API.
+ * <p>Dependency direction: {@code client} &larr; {@code cache} &larr; {@code controller} &larr;
+ * {@code manager}; {@code controller} &rarr; {@code workqueue}, which uses nothing else;
+ * {@code leaderelection} and {@code event} use only {@code client}; every package may use
+ * {@code time} and {@code internal}, which use nothing else but {@code internal} &rarr;
+ * {@code time}; nothing uses {@code manager}. {@code ArchitectureTest} (a unit test) enforces it.
  */
 package dev.operatorstarter;

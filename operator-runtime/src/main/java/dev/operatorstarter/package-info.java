@@ -5,8 +5,8 @@
  * <ul>
  *   <li>{@code dev.operatorstarter.client}: configuration from kubeconfig or in-cluster files,
  *       transport, the REST client, typed, dynamic and discovery clients.</li>
- *   <li>{@code dev.operatorstarter.cache}: Reflector, DeltaFifo, Indexer, shared informers and
- *       listers.</li>
+ *   <li>{@code dev.operatorstarter.cache}: shared informers (each a reflector and a delta FIFO
+ *       feeding an indexer), the informer factory and listers.</li>
  *   <li>{@code dev.operatorstarter.workqueue}: rate-limited, delaying work queues.</li>
  *   <li>{@code dev.operatorstarter.controller}: the reconcile loop over a work queue.</li>
  *   <li>{@code dev.operatorstarter.leaderelection}: Lease-based leader election.</li>
@@ -15,11 +15,17 @@
  *       component takes as its {@code timeSource} option. Its fake, and fakes of a lister-watcher
  *       and of a lease lock, are in {@code dev.operatorstarter.testing}, shipped as the
  *       {@code test-fixtures} artifact.</li>
+ *   <li>{@code dev.operatorstarter.manager}: the {@code Manager}, which runs informers, leader
+ *       election, events and controllers in order and stops them in reverse.</li>
+ *   <li>{@code dev.operatorstarter.internal}: machinery the packages share (JSON, PEM, backoff, the
+ *       token bucket, duration checks, daemon thread factories, polling). <b>Not API</b>: public only so the
+ *       packages can share it, and it may change in any release.</li>
  * </ul>
  *
- * <p>Dependency direction: {@code client} &larr; {@code cache} &larr; {@code controller};
- * {@code workqueue} depends on nothing; {@code leaderelection} and {@code event} depend only on
- * {@code client}; besides that, every package may use {@code time}, which depends on nothing.
- * Shared machinery lives in {@code internal} packages, which are not API.
+ * <p>Dependency direction: {@code client} &larr; {@code cache} &larr; {@code controller} &larr;
+ * {@code manager}; {@code controller} &rarr; {@code workqueue}, which uses nothing else;
+ * {@code leaderelection} and {@code event} use only {@code client}; every package may use
+ * {@code time} and {@code internal}, which use nothing else but {@code internal} &rarr;
+ * {@code time}; nothing uses {@code manager}. {@code ArchitectureTest} (a unit test) enforces it.
  */
 package dev.operatorstarter;

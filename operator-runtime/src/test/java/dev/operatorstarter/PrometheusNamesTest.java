@@ -2,13 +2,13 @@ package dev.operatorstarter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.operatorstarter.cache.MicrometerReflectorMetrics;
-import dev.operatorstarter.client.rest.MicrometerRequestMetrics;
-import dev.operatorstarter.controller.MicrometerControllerMetrics;
-import dev.operatorstarter.leaderelection.MicrometerLeaderMetrics;
-import dev.operatorstarter.workqueue.MicrometerWorkQueueMetrics;
+import dev.operatorstarter.cache.ReflectorMetrics;
+import dev.operatorstarter.client.rest.RequestMetrics;
+import dev.operatorstarter.controller.ControllerMetrics;
+import dev.operatorstarter.leaderelection.LeaderMetrics;
 import dev.operatorstarter.workqueue.RateLimitingQueue;
 import dev.operatorstarter.workqueue.WorkQueue;
+import dev.operatorstarter.workqueue.WorkQueueMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -25,22 +25,22 @@ class PrometheusNamesTest {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
         RateLimitingQueue<String> queue = WorkQueue.<String>builder().name("gadgets")
-                .metrics(new MicrometerWorkQueueMetrics(registry)).build();
+                .metrics(WorkQueueMetrics.micrometer(registry)).build();
         queue.add("a");
         queue.done(queue.get().orElseThrow());
         queue.addRateLimited("b");
 
-        MicrometerControllerMetrics controller = new MicrometerControllerMetrics(registry);
+        ControllerMetrics controller = ControllerMetrics.micrometer(registry);
         controller.started("gadgets", 2);
         controller.reconciled("gadgets", "success", Duration.ofMillis(3));
         controller.error("gadgets");
         controller.terminalError("gadgets");
         controller.panic("gadgets");
 
-        new MicrometerRequestMetrics(registry).requestCompleted("GET", "10.0.0.1:6443", "200", Duration.ofMillis(5));
-        new MicrometerLeaderMetrics(registry).leading("gadget-operator", true);
+        RequestMetrics.micrometer(registry).requestCompleted("GET", "10.0.0.1:6443", "200", Duration.ofMillis(5));
+        LeaderMetrics.micrometer(registry).leading("gadget-operator", true);
 
-        MicrometerReflectorMetrics reflector = new MicrometerReflectorMetrics(registry);
+        ReflectorMetrics reflector = ReflectorMetrics.micrometer(registry);
         reflector.listed("configmaps/a", Duration.ofMillis(20), 3);
         reflector.watchStarted("configmaps/a");
         reflector.watchEnded("configmaps/a", Duration.ofMillis(1), true);
@@ -82,9 +82,9 @@ class PrometheusNamesTest {
     @Test
     void reconcileErrorAndRetryCountersExistAtZeroOnceAControllerStartsAsInControllerRuntime() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new MicrometerControllerMetrics(registry).started("quiet", 1);
+        ControllerMetrics.micrometer(registry).started("quiet", 1);
         RateLimitingQueue<String> queue = WorkQueue.<String>builder().name("quiet")
-                .metrics(new MicrometerWorkQueueMetrics(registry)).build();
+                .metrics(WorkQueueMetrics.micrometer(registry)).build();
 
         assertThat(registry.scrape()).contains(
                 "controller_runtime_reconcile_total{controller=\"quiet\",result=\"success\"} 0.0",

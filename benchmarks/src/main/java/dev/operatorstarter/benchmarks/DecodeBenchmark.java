@@ -1,8 +1,8 @@
 package dev.operatorstarter.benchmarks;
 
-import dev.operatorstarter.client.internal.Json;
 import dev.operatorstarter.client.rest.WatchDecoding;
 import dev.operatorstarter.client.rest.WatchEvent;
+import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;

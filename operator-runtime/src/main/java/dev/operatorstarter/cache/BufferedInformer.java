@@ -1,6 +1,7 @@
 package dev.operatorstarter.cache;
 
 import dev.operatorstarter.cache.Listener.Notification;
+import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
@@ -95,9 +96,7 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
     @Override
     public HandlerRegistration addEventHandler(ResourceEventHandler<T> handler, Duration resyncPeriod) {
         Objects.requireNonNull(handler, "handler");
-        if (resyncPeriod.isNegative()) {
-            throw new IllegalArgumentException("resyncPeriod must not be negative, was " + resyncPeriod);
-        }
+        Durations.requireNotNegative(resyncPeriod, "resyncPeriod");
         Duration period = resyncPeriod.isZero() || resyncPeriod.compareTo(MIN_RESYNC) >= 0 ? resyncPeriod : MIN_RESYNC;
         synchronized (lifecycle) {
             if (stopped) {

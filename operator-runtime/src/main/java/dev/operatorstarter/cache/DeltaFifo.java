@@ -41,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe. {@link #close} wakes blocked {@code pop} calls, which then return empty.
  */
-public final class DeltaFifo<T extends HasMetadata> {
+final class DeltaFifo<T extends HasMetadata> {
 
     /** The objects already applied downstream: the informer's indexer. */
     public interface KnownObjects<T> {

@@ -1,10 +1,11 @@
 package dev.operatorstarter.cache;
 
+import dev.operatorstarter.internal.DaemonThreads;
+import dev.operatorstarter.internal.Durations;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 /**
@@ -28,10 +29,7 @@ public record InformerOptions(Duration resyncPeriod, UnaryOperator<HasMetadata> 
         ReflectorMetrics metrics, ThreadFactory threadFactory) {
 
     public InformerOptions {
-        Objects.requireNonNull(resyncPeriod, "resyncPeriod");
-        if (resyncPeriod.isNegative()) {
-            throw new IllegalArgumentException("resyncPeriod must not be negative, was " + resyncPeriod);
-        }
+        Durations.requireNotNegative(resyncPeriod, "resyncPeriod");
         Objects.requireNonNull(transform, "transform");
         Objects.requireNonNull(reflector, "reflector");
         Objects.requireNonNull(metrics, "metrics");
@@ -57,7 +55,7 @@ public record InformerOptions(Duration resyncPeriod, UnaryOperator<HasMetadata> 
         private UnaryOperator<HasMetadata> transform = Transforms.defaults();
         private ReflectorOptions reflector = ReflectorOptions.defaults();
         private ReflectorMetrics metrics = ReflectorMetrics.NONE;
-        private ThreadFactory threadFactory = daemonThreads();
+        private ThreadFactory threadFactory = DaemonThreads.factory("informer");
 
         private Builder() {
         }
@@ -90,14 +88,5 @@ public record InformerOptions(Duration resyncPeriod, UnaryOperator<HasMetadata> 
         public InformerOptions build() {
             return new InformerOptions(resyncPeriod, transform, reflector, metrics, threadFactory);
         }
-    }
-
-    private static ThreadFactory daemonThreads() {
-        AtomicInteger count = new AtomicInteger();
-        return task -> {
-            Thread thread = new Thread(task, "informer-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

@@ -20,14 +20,14 @@ import java.util.function.IntSupplier;
  * {@code informer_processing_errors_total{stage}}, each with the informer's
  * {@code name}. A stopped informer's meters are removed. Needs {@code micrometer-core} (optional).
  */
-public final class MicrometerReflectorMetrics implements ReflectorMetrics {
+final class MicrometerReflectorMetrics implements ReflectorMetrics {
 
     private static final String NAME = "name";
 
     private final MeterRegistry registry;
     private final Map<String, AtomicLong> versions = new ConcurrentHashMap<>();
 
-    public MicrometerReflectorMetrics(MeterRegistry registry) {
+    MicrometerReflectorMetrics(MeterRegistry registry) {
         this.registry = registry;
     }
 

@@ -6,6 +6,7 @@ import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.WatchEvent;
+import dev.operatorstarter.internal.Backoff;
 import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
@@ -48,7 +49,7 @@ import reactor.core.publisher.Sinks;
  * <p>Threading: {@link #run()} blocks the calling thread until {@link #stop()}; the other methods
  * may be called from any thread.
  */
-public final class Reflector<T extends HasMetadata> {
+final class Reflector<T extends HasMetadata> {
 
     private static final Logger log = LoggerFactory.getLogger(Reflector.class);
     private static final Duration SHORT_WATCH = Duration.ofSeconds(1);

@@ -1,18 +1,33 @@
 package dev.operatorstarter.cache;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 
 /**
  * Receives what reflectors and informers do, for metrics. {@code name} is the informer's name
  * (resource[.group], plus the namespace when it watches one), one per informer, so label values
  * stay bounded. Implementations must be fast, thread-safe and must not throw.
- * {@link MicrometerReflectorMetrics} implements it on Micrometer.
+ * {@link #micrometer} implements it on Micrometer.
  */
 public interface ReflectorMetrics {
 
     /** Records nothing. */
     ReflectorMetrics NONE = new ReflectorMetrics() {
     };
+
+    /**
+     * {@link ReflectorMetrics} on Micrometer. Prometheus names: {@code reflector_list_duration_seconds},
+     * {@code reflector_lists_total}, {@code reflector_watches_total}, {@code reflector_short_watches_total},
+     * {@code reflector_watch_duration_seconds}, {@code reflector_last_resource_version},
+     * {@code watch_events_total{type}}, {@code informer_store_size} and
+     * {@code informer_processing_errors_total{stage}}, each with the informer's {@code name}. A
+     * stopped informer's meters are removed.
+     * Needs {@code micrometer-core} on the class path (an optional dependency of the runtime) only
+     * when called: the rest of this interface works without it.
+     */
+    static ReflectorMetrics micrometer(MeterRegistry registry) {
+        return new MicrometerReflectorMetrics(registry);
+    }
 
     /** A list (all pages) or streaming list completed. */
     default void listed(String name, Duration duration, int items) {

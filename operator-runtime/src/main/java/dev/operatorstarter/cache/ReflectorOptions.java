@@ -1,6 +1,8 @@
 package dev.operatorstarter.cache;
 
+import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.time.TimeSource;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -41,15 +43,15 @@ public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration 
         if (pageSize < 1) {
             throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
         }
-        positive(minWatchTimeout, "minWatchTimeout");
+        Durations.requirePositive(minWatchTimeout, "minWatchTimeout");
         if (minWatchTimeout.toSeconds() < 1) {
             throw new IllegalArgumentException("minWatchTimeout must be at least 1 s, was " + minWatchTimeout);
         }
-        positive(stallTimeout, "stallTimeout");
-        positive(initialBackoff, "initialBackoff");
-        positive(maxBackoff, "maxBackoff");
-        positive(unreachableBackoff, "unreachableBackoff");
-        positive(backoffReset, "backoffReset");
+        Durations.requirePositive(stallTimeout, "stallTimeout");
+        Durations.requirePositive(initialBackoff, "initialBackoff");
+        Durations.requirePositive(maxBackoff, "maxBackoff");
+        Durations.requirePositive(unreachableBackoff, "unreachableBackoff");
+        Durations.requirePositive(backoffReset, "backoffReset");
         if (maxBackoff.compareTo(initialBackoff) < 0) {
             throw new IllegalArgumentException("maxBackoff (" + maxBackoff + ") must not be less than initialBackoff ("
                     + initialBackoff + ")");
@@ -71,13 +73,6 @@ public record ReflectorOptions(int pageSize, Duration minWatchTimeout, Duration 
                 .initialBackoff(initialBackoff).maxBackoff(maxBackoff).unreachableBackoff(unreachableBackoff)
                 .backoffReset(backoffReset)
                 .streamingList(streamingList).errorHandler(errorHandler).timeSource(timeSource);
-    }
-
-    private static void positive(Duration value, String name) {
-        Objects.requireNonNull(value, name);
-        if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive, was " + value);
-        }
     }
 
     /** Builds {@link ReflectorOptions}; see the record for the defaults. */

@@ -1,5 +1,6 @@
 package dev.operatorstarter.cache;
 
+import dev.operatorstarter.internal.Backoff;
 import java.time.Duration;
 
 /**

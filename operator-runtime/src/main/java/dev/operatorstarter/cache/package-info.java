@@ -1,8 +1,8 @@
 /**
  * Informers: a local, indexed cache of Kubernetes objects kept up to date by list and watch
  * (client-go's {@code tools/cache}). Data flows {@link dev.operatorstarter.cache.ListerWatcher} &rarr;
- * {@link dev.operatorstarter.cache.Reflector} &rarr; {@link dev.operatorstarter.cache.DeltaFifo} &rarr;
- * {@link dev.operatorstarter.cache.SharedIndexInformer} (which applies deltas to an
+ * {@code Reflector} &rarr; {@code DeltaFifo} &rarr; {@link dev.operatorstarter.cache.SharedIndexInformer}
+ * (the reflector and the FIFO are package-private steps inside it; it applies deltas to an
  * {@link dev.operatorstarter.cache.Indexer} and notifies
  * {@link dev.operatorstarter.cache.ResourceEventHandler}s) &rarr; {@link dev.operatorstarter.cache.Lister}.
  * {@link dev.operatorstarter.cache.SharedInformerFactory} makes and shares informers. The guide

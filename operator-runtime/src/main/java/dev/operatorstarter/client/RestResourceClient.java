@@ -7,7 +7,8 @@ import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.client.rest.Request;
 import dev.operatorstarter.client.rest.RestClient;
 import dev.operatorstarter.client.rest.WatchEvent;
-import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.internal.Durations;
+import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.Scale;
 import java.time.Duration;
@@ -68,11 +69,7 @@ final class RestResourceClient<T extends HasMetadata> implements ResourceClient<
 
     @Override
     public ResourceClient<T> withDeadline(Duration deadline) {
-        Objects.requireNonNull(deadline, "deadline");
-        if (deadline.isNegative() || deadline.isZero()) {
-            throw new IllegalArgumentException("deadline must be positive, was " + deadline);
-        }
-        return new RestResourceClient<>(rest, type, namespace, deadline);
+        return new RestResourceClient<>(rest, type, namespace, Durations.requirePositive(deadline, "deadline"));
     }
 
     @Override

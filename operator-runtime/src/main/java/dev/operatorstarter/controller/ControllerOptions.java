@@ -1,5 +1,7 @@
 package dev.operatorstarter.controller;
 
+import dev.operatorstarter.internal.DaemonThreads;
+import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.time.TimeSource;
 import dev.operatorstarter.workqueue.RateLimiter;
 import dev.operatorstarter.workqueue.WorkQueueMetrics;
@@ -37,20 +39,13 @@ public record ControllerOptions(String name, int workers, RateLimiter<ReconcileR
             throw new IllegalArgumentException("workers must be at least 1, was " + workers);
         }
         Objects.requireNonNull(rateLimiter, "rateLimiter");
-        notNegative(reconcileTimeout, "reconcileTimeout");
-        notNegative(cacheSyncTimeout, "cacheSyncTimeout");
-        notNegative(readYourWritesTimeout, "readYourWritesTimeout");
+        Durations.requireNotNegative(reconcileTimeout, "reconcileTimeout");
+        Durations.requireNotNegative(cacheSyncTimeout, "cacheSyncTimeout");
+        Durations.requireNotNegative(readYourWritesTimeout, "readYourWritesTimeout");
         Objects.requireNonNull(timeSource, "timeSource");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(queueMetrics, "queueMetrics");
         Objects.requireNonNull(threadFactory, "threadFactory");
-    }
-
-    private static void notNegative(Duration value, String name) {
-        Objects.requireNonNull(value, name);
-        if (value.isNegative()) {
-            throw new IllegalArgumentException(name + " must not be negative, was " + value);
-        }
     }
 
     public static Builder builder(String name) {
@@ -120,11 +115,7 @@ public record ControllerOptions(String name, int workers, RateLimiter<ReconcileR
         }
 
         public ControllerOptions build() {
-            ThreadFactory threads = threadFactory != null ? threadFactory : task -> {
-                Thread thread = new Thread(task);
-                thread.setDaemon(true);
-                return thread;
-            };
+            ThreadFactory threads = threadFactory != null ? threadFactory : DaemonThreads.unnamed();
             return new ControllerOptions(name, workers, rateLimiter != null ? rateLimiter
                     : RateLimiter.defaultController(timeSource), reconcileTimeout, cacheSyncTimeout, readYourWritesTimeout,
                     timeSource, metrics, queueMetrics, threads);

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code controller_runtime_max_concurrent_reconciles} and {@code controller_runtime_active_workers}
  * (label {@code controller}). Needs micrometer-core.
  */
-public final class MicrometerControllerMetrics implements ControllerMetrics {
+final class MicrometerControllerMetrics implements ControllerMetrics {
 
     private static final String CONTROLLER = "controller";
     /** The values of the {@code result} label, as in controller-runtime. */
@@ -27,7 +27,7 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
     private final Map<String, AtomicInteger> maxWorkers = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> active = new ConcurrentHashMap<>();
 
-    public MicrometerControllerMetrics(MeterRegistry registry) {
+    MicrometerControllerMetrics(MeterRegistry registry) {
         this.registry = registry;
     }
 

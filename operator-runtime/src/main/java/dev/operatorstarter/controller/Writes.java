@@ -3,7 +3,7 @@ package dev.operatorstarter.controller;
 import dev.operatorstarter.client.PatchOptions;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.RetryOnConflict;
-import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Optional;
 import java.util.function.Consumer;

@@ -1,5 +1,7 @@
 package dev.operatorstarter.event;
 
+import dev.operatorstarter.internal.DaemonThreads;
+import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -29,9 +31,9 @@ public record EventOptions(String reportingInstance, int queueCapacity, Duration
         if (queueCapacity < 1) {
             throw new IllegalArgumentException("queueCapacity must be at least 1, was " + queueCapacity);
         }
-        positive(seriesWindow, "seriesWindow");
-        positive(seriesFlushPeriod, "seriesFlushPeriod");
-        positive(spamRefill, "spamRefill");
+        Durations.requirePositive(seriesWindow, "seriesWindow");
+        Durations.requirePositive(seriesFlushPeriod, "seriesFlushPeriod");
+        Durations.requirePositive(spamRefill, "spamRefill");
         if (spamBurst < 1) {
             throw new IllegalArgumentException("spamBurst must be at least 1, was " + spamBurst);
         }
@@ -40,13 +42,6 @@ public record EventOptions(String reportingInstance, int queueCapacity, Duration
         }
         Objects.requireNonNull(timeSource, "timeSource");
         Objects.requireNonNull(threadFactory, "threadFactory");
-    }
-
-    private static void positive(Duration value, String name) {
-        Objects.requireNonNull(value, name);
-        if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive, was " + value);
-        }
     }
 
     public static EventOptions defaults() {
@@ -67,11 +62,7 @@ public record EventOptions(String reportingInstance, int queueCapacity, Duration
         private Duration spamRefill = Duration.ofMinutes(5);
         private int cacheSize = 4096;
         private TimeSource timeSource = TimeSource.system();
-        private ThreadFactory threadFactory = task -> {
-            Thread thread = new Thread(task, "event-broadcaster");
-            thread.setDaemon(true);
-            return thread;
-        };
+        private ThreadFactory threadFactory = DaemonThreads.named("event-broadcaster");
 
         private Builder() {
         }

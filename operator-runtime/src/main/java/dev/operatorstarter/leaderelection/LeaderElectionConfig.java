@@ -1,5 +1,7 @@
 package dev.operatorstarter.leaderelection;
 
+import dev.operatorstarter.internal.DaemonThreads;
+import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -35,9 +37,9 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
     public LeaderElectionConfig {
         Objects.requireNonNull(lock, "lock");
         Objects.requireNonNull(callbacks, "callbacks");
-        positive(leaseDuration, "leaseDuration");
-        positive(renewDeadline, "renewDeadline");
-        positive(retryPeriod, "retryPeriod");
+        Durations.requirePositive(leaseDuration, "leaseDuration");
+        Durations.requirePositive(renewDeadline, "renewDeadline");
+        Durations.requirePositive(retryPeriod, "retryPeriod");
         if (leaseDuration.compareTo(renewDeadline) <= 0) {
             throw new IllegalArgumentException("leaseDuration (" + leaseDuration + ") must be greater than renewDeadline ("
                     + renewDeadline + ")");
@@ -55,13 +57,6 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
         Objects.requireNonNull(threadFactory, "threadFactory");
     }
 
-    private static void positive(Duration value, String name) {
-        Objects.requireNonNull(value, name);
-        if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive, was " + value);
-        }
-    }
-
     public static Builder builder(ResourceLock lock, LeaderCallbacks callbacks) {
         return new Builder(lock, callbacks);
     }
@@ -77,11 +72,7 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
         private String name;
         private LeaderMetrics metrics = LeaderMetrics.NONE;
         private TimeSource timeSource = TimeSource.system();
-        private ThreadFactory threadFactory = task -> {
-            Thread thread = new Thread(task);
-            thread.setDaemon(true);
-            return thread;
-        };
+        private ThreadFactory threadFactory = DaemonThreads.unnamed();
 
         private Builder(ResourceLock lock, LeaderCallbacks callbacks) {
             this.lock = lock;

@@ -10,12 +10,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code leader_election_master_status{name}}: 1 while this process leads the election
  * {@code name}, 0 otherwise (client-go's and controller-runtime's gauge). Needs micrometer-core.
  */
-public final class MicrometerLeaderMetrics implements LeaderMetrics {
+final class MicrometerLeaderMetrics implements LeaderMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, AtomicInteger> status = new ConcurrentHashMap<>();
 
-    public MicrometerLeaderMetrics(MeterRegistry registry) {
+    MicrometerLeaderMetrics(MeterRegistry registry) {
         this.registry = registry;
     }
 

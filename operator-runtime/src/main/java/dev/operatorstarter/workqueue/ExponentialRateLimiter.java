@@ -1,5 +1,6 @@
 package dev.operatorstarter.workqueue;
 
+import dev.operatorstarter.internal.Durations;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,11 +13,8 @@ final class ExponentialRateLimiter<T> implements RateLimiter<T> {
     private final ConcurrentHashMap<T, Integer> failures = new ConcurrentHashMap<>();
 
     ExponentialRateLimiter(Duration base, Duration max) {
-        Objects.requireNonNull(base, "base");
+        Durations.requirePositive(base, "base");
         Objects.requireNonNull(max, "max");
-        if (base.isNegative() || base.isZero()) {
-            throw new IllegalArgumentException("base must be positive, was " + base);
-        }
         if (max.compareTo(base) < 0) {
             throw new IllegalArgumentException("max (" + max + ") must not be less than base (" + base + ")");
         }

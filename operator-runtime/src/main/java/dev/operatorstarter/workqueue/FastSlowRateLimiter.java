@@ -1,7 +1,7 @@
 package dev.operatorstarter.workqueue;
 
+import dev.operatorstarter.internal.Durations;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** A short delay for the first attempts, a long one after; see {@link RateLimiter#fastSlow}. */
@@ -13,11 +13,8 @@ final class FastSlowRateLimiter<T> implements RateLimiter<T> {
     private final ConcurrentHashMap<T, Integer> attempts = new ConcurrentHashMap<>();
 
     FastSlowRateLimiter(Duration fast, Duration slow, int maxFastAttempts) {
-        this.fast = Objects.requireNonNull(fast, "fast");
-        this.slow = Objects.requireNonNull(slow, "slow");
-        if (fast.isNegative() || slow.isNegative()) {
-            throw new IllegalArgumentException("fast and slow must not be negative, were " + fast + " and " + slow);
-        }
+        this.fast = Durations.requireNotNegative(fast, "fast");
+        this.slow = Durations.requireNotNegative(slow, "slow");
         if (maxFastAttempts < 0) {
             throw new IllegalArgumentException("maxFastAttempts must be 0 or more, was " + maxFastAttempts);
         }

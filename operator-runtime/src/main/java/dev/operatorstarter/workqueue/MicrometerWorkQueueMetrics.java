@@ -15,11 +15,11 @@ import java.time.Duration;
  * with labels {@code name} and {@code controller} (both the queue's name, as controller-runtime
  * sets them). Needs {@code micrometer-core} (optional).
  */
-public final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
+final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 
     private final MeterRegistry registry;
 
-    public MicrometerWorkQueueMetrics(MeterRegistry registry) {
+    MicrometerWorkQueueMetrics(MeterRegistry registry) {
         this.registry = registry;
     }
 

@@ -1,10 +1,11 @@
 package dev.operatorstarter.workqueue;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 
 /**
  * Receives what a queue does, for metrics (client-go's {@code MetricsProvider}, with
- * controller-runtime's names in {@link MicrometerWorkQueueMetrics}). Called under the queue's
+ * controller-runtime's names from {@link #micrometer}). Called under the queue's
  * lock: implementations must be fast and must not call back into the queue or throw.
  */
 public interface WorkQueueMetrics {
@@ -12,6 +13,20 @@ public interface WorkQueueMetrics {
     /** Records nothing. */
     WorkQueueMetrics NONE = new WorkQueueMetrics() {
     };
+
+    /**
+     * {@link WorkQueueMetrics} on Micrometer with controller-runtime's Prometheus names:
+     * {@code workqueue_depth}, {@code workqueue_adds_total}, {@code workqueue_queue_duration_seconds},
+     * {@code workqueue_work_duration_seconds}, {@code workqueue_unfinished_work_seconds},
+     * {@code workqueue_longest_running_processor_seconds} and {@code workqueue_retries_total}, each
+     * with labels {@code name} and {@code controller} (both the queue's name, as controller-runtime
+     * sets them).
+     * Needs {@code micrometer-core} on the class path (an optional dependency of the runtime) only
+     * when called: the rest of this interface works without it.
+     */
+    static WorkQueueMetrics micrometer(MeterRegistry registry) {
+        return new MicrometerWorkQueueMetrics(registry);
+    }
 
     /** The queue {@code name} exists; {@code stats} reads its depth and in-flight work on demand. */
     default void bind(String name, QueueStats stats) {

@@ -2,7 +2,7 @@ package dev.operatorstarter.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -24,7 +24,7 @@ class MicrometerReflectorMetricsTest {
         FakeListerWatcher<ConfigMap> server = new FakeListerWatcher<>();
         server.answerLists(options -> page("10", "", configMap("a", "one", "5"), configMap("a", "two", "6")));
         SharedIndexInformer<ConfigMap> informer = SharedIndexInformer.create("configmaps/a", server, ConfigMap.class,
-                InformerOptions.builder().metrics(new MicrometerReflectorMetrics(registry))
+                InformerOptions.builder().metrics(ReflectorMetrics.micrometer(registry))
                         .reflector(ReflectorOptions.builder().streamingList(false).build()).build());
         informer.start();
         OpenWatch<ConfigMap> watch = server.nextWatch();

@@ -317,7 +317,7 @@ class CredentialsIT {
 
     @Test
     void anExecPluginMayAnswerWithAClientCertificate() throws Exception {
-        var credential = dev.operatorstarter.client.internal.Json.MAPPER.createObjectNode()
+        var credential = dev.operatorstarter.internal.Json.MAPPER.createObjectNode()
                 .put("apiVersion", "client.authentication.k8s.io/v1").put("kind", "ExecCredential");
         credential.putObject("status").put("clientCertificateData", connection.clientCertificatePem())
                 .put("clientKeyData", connection.clientKeyPem());

@@ -2,7 +2,7 @@ package dev.operatorstarter.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Version;

@@ -11,8 +11,8 @@ import dev.operatorstarter.client.ResourceList;
 import dev.operatorstarter.client.ResourceType;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.WatchEvent;
-import dev.operatorstarter.workqueue.MicrometerWorkQueueMetrics;
 import dev.operatorstarter.workqueue.RateLimiter;
+import dev.operatorstarter.workqueue.WorkQueueMetrics;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ListMetaBuilder;
@@ -78,7 +78,7 @@ class ControllerTest {
         informer = SharedIndexInformer.create("configmaps", new MemoryListerWatcher(objects), ConfigMap.class,
                 InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build());
         informer.start();
-        controller = Controller.builder(options.metrics(new MicrometerControllerMetrics(registry)).build(),
+        controller = Controller.builder(options.metrics(ControllerMetrics.micrometer(registry)).build(),
                 ResourceType.of(ConfigMap.class), informer).build(handler);
         controller.start(mayReconcile);
         return controller;
@@ -327,7 +327,7 @@ class ControllerTest {
         AtomicInteger runningA = new AtomicInteger();
         AtomicInteger overlaps = new AtomicInteger();
         List<String> reconciled = new CopyOnWriteArrayList<>();
-        start(List.of(configMap("a", "1")), fast("abandoned").queueMetrics(new MicrometerWorkQueueMetrics(registry)),
+        start(List.of(configMap("a", "1")), fast("abandoned").queueMetrics(WorkQueueMetrics.micrometer(registry)),
                 request -> {
                     if (request.name().equals("a")) {
                         if (runningA.incrementAndGet() > 1) {

@@ -69,7 +69,7 @@ class LeaderElectionIT {
             SimpleMeterRegistry registry) {
         return new LeaderElector(LeaderElectionConfig.builder(LeaseLock.of(client, namespace, "in-jvm", identity),
                 recorder).leaseDuration(LEASE).renewDeadline(RENEW).retryPeriod(RETRY).name(identity)
-                .metrics(new MicrometerLeaderMetrics(registry)).build());
+                .metrics(LeaderMetrics.micrometer(registry)).build());
     }
 
     @Test

@@ -410,7 +410,7 @@ class WorkQueueTest {
     void metricsCountAddsRetriesAndTimesAndReadDepthAndWorkInProgress() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         RateLimitingQueue<String> measured = WorkQueue.<String>builder().name("ctrl").timeSource(clock)
-                .metrics(new MicrometerWorkQueueMetrics(registry)).build();
+                .metrics(WorkQueueMetrics.micrometer(registry)).build();
         measured.add("a");
         measured.add("a");
         measured.add("b");
@@ -434,10 +434,10 @@ class WorkQueueTest {
     void aNewQueueOfTheSameNameTakesOverItsGauges() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         RateLimitingQueue<String> first = WorkQueue.<String>builder().name("ctrl").timeSource(clock)
-                .metrics(new MicrometerWorkQueueMetrics(registry)).build();
+                .metrics(WorkQueueMetrics.micrometer(registry)).build();
         first.add("a");
         RateLimitingQueue<String> second = WorkQueue.<String>builder().name("ctrl").timeSource(clock)
-                .metrics(new MicrometerWorkQueueMetrics(registry)).build();
+                .metrics(WorkQueueMetrics.micrometer(registry)).build();
         second.add("x");
         second.add("y");
         System.gc();

@@ -6,25 +6,25 @@ import dev.operatorstarter.autoconfigure.health.ControllersHealthIndicator;
 import dev.operatorstarter.autoconfigure.health.InformersHealthIndicator;
 import dev.operatorstarter.autoconfigure.health.LeaderElectionHealthIndicator;
 import dev.operatorstarter.cache.InformerOptions;
-import dev.operatorstarter.cache.MicrometerReflectorMetrics;
+import dev.operatorstarter.cache.ReflectorMetrics;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.rest.ClientOptions;
-import dev.operatorstarter.client.rest.MicrometerRequestMetrics;
 import dev.operatorstarter.client.rest.RateLimit;
+import dev.operatorstarter.client.rest.RequestMetrics;
 import dev.operatorstarter.controller.Controller;
-import dev.operatorstarter.controller.MicrometerControllerMetrics;
+import dev.operatorstarter.controller.ControllerMetrics;
 import dev.operatorstarter.event.EventBroadcaster;
 import dev.operatorstarter.event.EventOptions;
 import dev.operatorstarter.event.EventRecorder;
 import dev.operatorstarter.leaderelection.LeaderElectionConfig;
 import dev.operatorstarter.leaderelection.LeaderElector;
+import dev.operatorstarter.leaderelection.LeaderMetrics;
 import dev.operatorstarter.leaderelection.LeaseLock;
-import dev.operatorstarter.leaderelection.MicrometerLeaderMetrics;
 import dev.operatorstarter.manager.Manager;
 import dev.operatorstarter.manager.ManagerOptions;
-import dev.operatorstarter.workqueue.MicrometerWorkQueueMetrics;
+import dev.operatorstarter.workqueue.WorkQueueMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
@@ -261,9 +261,9 @@ public final class OperatorAutoConfiguration {
             if (meters == null) {
                 return OperatorMetrics.none();
             }
-            return new OperatorMetrics(new MicrometerRequestMetrics(meters), new MicrometerReflectorMetrics(meters),
-                    new MicrometerControllerMetrics(meters), new MicrometerWorkQueueMetrics(meters),
-                    new MicrometerLeaderMetrics(meters));
+            return new OperatorMetrics(RequestMetrics.micrometer(meters), ReflectorMetrics.micrometer(meters),
+                    ControllerMetrics.micrometer(meters), WorkQueueMetrics.micrometer(meters),
+                    LeaderMetrics.micrometer(meters));
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.operatorstarter.client.config;
 
-import dev.operatorstarter.client.internal.Pem;
+import dev.operatorstarter.internal.Pem;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;

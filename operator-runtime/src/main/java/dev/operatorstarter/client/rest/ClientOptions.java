@@ -1,5 +1,6 @@
 package dev.operatorstarter.client.rest;
 
+import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,12 +48,12 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
 
     public ClientOptions {
         Objects.requireNonNull(userAgent, "userAgent");
-        positive(connectTimeout, "connectTimeout");
-        positive(requestTimeout, "requestTimeout");
-        positive(retryBackoff, "retryBackoff");
-        positive(maxRetryDelay, "maxRetryDelay");
-        positive(tokenFileRefresh, "tokenFileRefresh");
-        positive(idleConnectionTimeout, "idleConnectionTimeout");
+        Durations.requirePositive(connectTimeout, "connectTimeout");
+        Durations.requirePositive(requestTimeout, "requestTimeout");
+        Durations.requirePositive(retryBackoff, "retryBackoff");
+        Durations.requirePositive(maxRetryDelay, "maxRetryDelay");
+        Durations.requirePositive(tokenFileRefresh, "tokenFileRefresh");
+        Durations.requirePositive(idleConnectionTimeout, "idleConnectionTimeout");
         if (maxRetries < 0) {
             throw new IllegalArgumentException("maxRetries must be 0 or more, was " + maxRetries);
         }
@@ -63,13 +64,6 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         interceptors = List.copyOf(interceptors);
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(timeSource, "timeSource");
-    }
-
-    private static void positive(Duration duration, String name) {
-        Objects.requireNonNull(duration, name);
-        if (duration.isNegative() || duration.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive, was " + duration);
-        }
     }
 
     /** Every option at its default. */

@@ -3,6 +3,7 @@ package dev.operatorstarter.client.rest;
 import dev.operatorstarter.client.config.ClientCertificate;
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.Credentials;
+import dev.operatorstarter.internal.DaemonThreads;
 import dev.operatorstarter.time.TimeSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -180,8 +181,7 @@ final class ExecCredentialPlugin {
         private StreamPump(InputStream in, int limit, String name) {
             this.in = in;
             this.limit = limit;
-            this.thread = new Thread(this::pump, "exec-plugin-" + name);
-            this.thread.setDaemon(true);
+            this.thread = DaemonThreads.named("exec-plugin-" + name).newThread(this::pump);
         }
 
         static StreamPump start(InputStream in, int limit, String name) {

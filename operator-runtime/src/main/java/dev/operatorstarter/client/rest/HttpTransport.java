@@ -3,7 +3,9 @@ package dev.operatorstarter.client.rest;
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.TlsSettings;
-import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.internal.Json;
+import dev.operatorstarter.internal.Json;
+import dev.operatorstarter.internal.TokenBucket;
 import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
@@ -152,7 +154,8 @@ final class HttpTransport implements AutoCloseable {
             });
         }
         Authenticator authenticator = Authenticator.of(config, options, keys);
-        this.bucket = options.rateLimit() == null ? null : new TokenBucket(options.rateLimit(), options.timeSource());
+        RateLimit limit = options.rateLimit();
+        this.bucket = limit == null ? null : new TokenBucket(limit.qps(), limit.burst(), options.timeSource());
         WebClient.Builder builder = WebClient.builder()
                 .clientConnector(new ReactorClientHttpConnector(http))
                 .exchangeStrategies(ExchangeStrategies.builder().codecs(codecs -> {

@@ -11,11 +11,11 @@ import java.time.Duration;
  * {@code rest_client_request_duration_seconds{verb,host}}. Needs {@code micrometer-core} on the
  * class path (an optional dependency of this library).
  */
-public final class MicrometerRequestMetrics implements RequestMetrics {
+final class MicrometerRequestMetrics implements RequestMetrics {
 
     private final MeterRegistry registry;
 
-    public MicrometerRequestMetrics(MeterRegistry registry) {
+    MicrometerRequestMetrics(MeterRegistry registry) {
         this.registry = registry;
     }
 

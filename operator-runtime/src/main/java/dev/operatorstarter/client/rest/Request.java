@@ -1,6 +1,7 @@
 package dev.operatorstarter.client.rest;
 
-import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.internal.Durations;
+import dev.operatorstarter.internal.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -150,10 +151,7 @@ public final class Request {
      * Streaming requests ignore it.
      */
     public Request deadline(Duration deadline) {
-        if (deadline.isNegative() || deadline.isZero()) {
-            throw new IllegalArgumentException("deadline must be positive, was " + deadline);
-        }
-        this.deadline = deadline;
+        this.deadline = Durations.requirePositive(deadline, "deadline");
         return this;
     }
 

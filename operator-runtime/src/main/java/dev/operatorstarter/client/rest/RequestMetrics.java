@@ -1,5 +1,6 @@
 package dev.operatorstarter.client.rest;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 
 /**
@@ -11,6 +12,17 @@ public interface RequestMetrics {
 
     /** Records nothing. */
     RequestMetrics NONE = (method, host, code, latency) -> { };
+
+    /**
+     * {@link RequestMetrics} on Micrometer, with controller-runtime's Prometheus names:
+     * {@code rest_client_requests_total{code,method,host}} and
+     * {@code rest_client_request_duration_seconds{verb,host}}.
+     * Needs {@code micrometer-core} on the class path (an optional dependency of the runtime) only
+     * when called: the rest of this interface works without it.
+     */
+    static RequestMetrics micrometer(MeterRegistry registry) {
+        return new MicrometerRequestMetrics(registry);
+    }
 
     /**
      * @param method the HTTP method, for example {@code GET}

@@ -1,6 +1,6 @@
 package dev.operatorstarter.client.rest;
 
-import dev.operatorstarter.client.internal.Json;
+import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.Status;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,7 +20,12 @@ import tools.jackson.databind.JsonNode;
  * {@link WatchEvent}s as each event completes (events span chunks; a chunk may hold many).
  * The API server writes one event per line, so each line is decoded on its own: the events before
  * a malformed one are delivered before its error, however the bytes were chunked.
- * {@link Request#watch} uses it; it is public so the decoding can be measured without a network.
+ * {@link Request#watch} uses it.
+ *
+ * <p><b>Not API.</b> Applications watch through {@link Request#watch} or a resource client. This
+ * class is public only so that the benchmarks module's {@code DecodeBenchmark} can compare the decoder
+ * with a plain Jackson parse of the same bytes with no network in between (through
+ * {@code Request.watch} it would measure an HTTP exchange too); it may change in any release.
  */
 public final class WatchDecoding {
 

@@ -11,7 +11,7 @@ class MicrometerRequestMetricsTest {
     @Test
     void countsByCodeMethodAndHostAndTimesByVerbAndHost() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        MicrometerRequestMetrics metrics = new MicrometerRequestMetrics(registry);
+        RequestMetrics metrics = RequestMetrics.micrometer(registry);
 
         metrics.requestCompleted("GET", "10.0.0.1:6443", "200", Duration.ofMillis(12));
         metrics.requestCompleted("GET", "10.0.0.1:6443", "200", Duration.ofMillis(8));

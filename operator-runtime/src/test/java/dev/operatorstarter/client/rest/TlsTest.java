@@ -118,7 +118,7 @@ class TlsTest {
             java.nio.file.Path temp) throws Exception {
         for (String name : List.of("old", "new")) {
             TlsFixtures.Issued issued = PKI.client(name);
-            var status = dev.operatorstarter.client.internal.Json.MAPPER.createObjectNode();
+            var status = dev.operatorstarter.internal.Json.MAPPER.createObjectNode();
             status.putObject("status").put("clientCertificateData", issued.certificatePem())
                     .put("clientKeyData", issued.keyPem());
             status.put("apiVersion", "client.authentication.k8s.io/v1").put("kind", "ExecCredential");

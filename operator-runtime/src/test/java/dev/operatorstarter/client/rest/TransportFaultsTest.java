@@ -27,7 +27,7 @@ class TransportFaultsTest {
             + "\"data\":{\"k\":\"v\"}}";
     private static final String TOO_MANY = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
             + "\"message\":\"too many requests, please try again later\",\"reason\":\"TooManyRequests\",\"code\":429}";
-    private static final JavaType CONFIG_MAP_TYPE = dev.operatorstarter.client.internal.Json.MAPPER
+    private static final JavaType CONFIG_MAP_TYPE = dev.operatorstarter.internal.Json.MAPPER
             .constructType(ConfigMap.class);
 
     private FaultServer server;

@@ -1,4 +1,4 @@
-package dev.operatorstarter.cache;
+package dev.operatorstarter.internal;
 
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
@@ -85,7 +85,7 @@ public final class Backoff {
     }
 
     /** The failures counted in the current streak (0 after a reset). */
-    int failures() {
+    public int failures() {
         return failures;
     }
 

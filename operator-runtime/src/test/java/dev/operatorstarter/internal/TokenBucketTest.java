@@ -1,4 +1,4 @@
-package dev.operatorstarter.client.rest;
+package dev.operatorstarter.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,7 +12,7 @@ class TokenBucketTest {
 
     @Test
     void aFullBucketServesTheBurstAtOnceThenSpacesRequestsAtTheRate() {
-        TokenBucket bucket = new TokenBucket(new RateLimit(10, 3), time);
+        TokenBucket bucket = new TokenBucket(10, 3, time);
 
         assertThat(bucket.reserve()).isZero();
         assertThat(bucket.reserve()).isZero();
@@ -23,7 +23,7 @@ class TokenBucketTest {
 
     @Test
     void tokensRefillWithTimeUpToTheBurst() {
-        TokenBucket bucket = new TokenBucket(new RateLimit(10, 2), time);
+        TokenBucket bucket = new TokenBucket(10, 2, time);
         bucket.reserve();
         bucket.reserve();
 
@@ -36,7 +36,7 @@ class TokenBucketTest {
 
     @Test
     void aRefundedReservationShortensTheNextWait() {
-        TokenBucket bucket = new TokenBucket(new RateLimit(10, 1), time);
+        TokenBucket bucket = new TokenBucket(10, 1, time);
         bucket.reserve();
         assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(100));
 

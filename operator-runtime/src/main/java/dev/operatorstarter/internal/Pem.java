@@ -1,4 +1,4 @@
-package dev.operatorstarter.client.internal;
+package dev.operatorstarter.internal;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package dev.operatorstarter.client.rest;
+package dev.operatorstarter.internal;
 
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
@@ -8,7 +8,7 @@ import java.time.Duration;
  * bucket is empty, books the next one and says how long to wait for it. Callers wait without
  * blocking a thread (a delayed subscription), and nobody is ever refused.
  */
-final class TokenBucket {
+public final class TokenBucket {
 
     private final double nanosPerToken;
     private final double burst;
@@ -16,16 +16,21 @@ final class TokenBucket {
     private double tokens;
     private long last;
 
-    TokenBucket(RateLimit limit, TimeSource time) {
-        this.nanosPerToken = 1_000_000_000d / limit.qps();
-        this.burst = limit.burst();
+    /**
+     * @param qps tokens added per second, above 0
+     * @param burst the bucket size, at least 1; the bucket starts full
+     * @param time the time source the bucket refills on
+     */
+    public TokenBucket(double qps, int burst, TimeSource time) {
+        this.nanosPerToken = 1_000_000_000d / qps;
+        this.burst = burst;
         this.time = time;
-        this.tokens = limit.burst();
+        this.tokens = burst;
         this.last = time.nanoTime();
     }
 
     /** Takes a token and returns how long to wait before using it (zero when one was available). */
-    synchronized Duration reserve() {
+    public synchronized Duration reserve() {
         long now = time.nanoTime();
         tokens = Math.min(burst, tokens + (now - last) / nanosPerToken);
         last = now;
@@ -37,7 +42,7 @@ final class TokenBucket {
     }
 
     /** Gives back a token whose wait was abandoned, so the next caller does not wait for it. */
-    synchronized void refund() {
+    public synchronized void refund() {
         tokens = Math.min(burst, tokens + 1);
     }
 }

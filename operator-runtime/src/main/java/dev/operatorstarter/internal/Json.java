@@ -1,4 +1,4 @@
-package dev.operatorstarter.client.internal;
+package dev.operatorstarter.internal;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.lang.reflect.Modifier;

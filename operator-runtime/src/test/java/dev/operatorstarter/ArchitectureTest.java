@@ -1,0 +1,106 @@
+package dev.operatorstarter;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.junit.LocationProvider;
+import com.tngtech.archunit.lang.ArchRule;
+import dev.operatorstarter.time.TimeSource;
+import java.net.URISyntaxException;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * The package direction of DESIGN.md, over the runtime's main classes (not its tests, nor the test
+ * module on the class path): {@code client} ← {@code cache} ← {@code controller} ← {@code manager};
+ * {@code controller} → {@code workqueue}; {@code leaderelection} and {@code event} use only
+ * {@code client}; {@code time} and {@code internal} may be used by every package and use nothing
+ * of ours but {@code time}. Nothing uses {@code manager}.
+ *
+ * <p>Each rule names what one package may use of ours; anything outside {@code dev.operatorstarter}
+ * (the JDK, Reactor, Jackson, fabric8's models...) is not judged here. A new package needs a rule
+ * of its own before its classes pass {@link #everyClassOfTheRuntimeIsInAPackageThatHasARuleHere}.
+ */
+@AnalyzeClasses(locations = ArchitectureTest.RuntimeMainClasses.class)
+class ArchitectureTest {
+
+    private static final String OURS = "dev.operatorstarter..";
+    private static final String TIME = "dev.operatorstarter.time..";
+    private static final String INTERNAL = "dev.operatorstarter.internal..";
+    private static final String CLIENT = "dev.operatorstarter.client..";
+    private static final String WORKQUEUE = "dev.operatorstarter.workqueue..";
+    private static final String CACHE = "dev.operatorstarter.cache..";
+    private static final String LEADERELECTION = "dev.operatorstarter.leaderelection..";
+    private static final String EVENT = "dev.operatorstarter.event..";
+    private static final String CONTROLLER = "dev.operatorstarter.controller..";
+    private static final String MANAGER = "dev.operatorstarter.manager..";
+
+    @ArchTest
+    static final ArchRule timeUsesNothingElseOfOurs = usesOfOursOnly(TIME);
+
+    @ArchTest
+    static final ArchRule internalUsesOnlyTime = usesOfOursOnly(INTERNAL, TIME);
+
+    @ArchTest
+    static final ArchRule workqueueUsesOnlyTimeAndInternal = usesOfOursOnly(WORKQUEUE, TIME, INTERNAL);
+
+    @ArchTest
+    static final ArchRule clientUsesOnlyTimeAndInternal = usesOfOursOnly(CLIENT, TIME, INTERNAL);
+
+    @ArchTest
+    static final ArchRule leaderElectionUsesOnlyTheClientTimeAndInternal =
+            usesOfOursOnly(LEADERELECTION, CLIENT, TIME, INTERNAL);
+
+    @ArchTest
+    static final ArchRule eventUsesOnlyTheClientTimeAndInternal = usesOfOursOnly(EVENT, CLIENT, TIME, INTERNAL);
+
+    @ArchTest
+    static final ArchRule cacheUsesOnlyTheClientTimeAndInternal = usesOfOursOnly(CACHE, CLIENT, TIME, INTERNAL);
+
+    @ArchTest
+    static final ArchRule controllerUsesOnlyTheClientCacheWorkqueueTimeAndInternal =
+            usesOfOursOnly(CONTROLLER, CLIENT, CACHE, WORKQUEUE, TIME, INTERNAL);
+
+    /** The manager (which may use every package) is the top: nothing builds on it. */
+    @ArchTest
+    static final ArchRule nothingButTheManagerUsesTheManager = noClasses().that().resideOutsideOfPackage(MANAGER)
+            .should().dependOnClassesThat().resideInAPackage(MANAGER)
+            .because("the manager owns and starts the other components, not the other way round");
+
+    @ArchTest
+    static final ArchRule everyClassOfTheRuntimeIsInAPackageThatHasARuleHere = classes()
+            .should().resideInAnyPackage(TIME, INTERNAL, CLIENT, WORKQUEUE, CACHE, LEADERELECTION, EVENT, CONTROLLER,
+                    MANAGER, "dev.operatorstarter")
+            .because("a new package needs its place in the direction decided here first");
+
+    /** Classes in {@code origin} use nothing of ours outside {@code origin} and {@code allowed}. */
+    private static ArchRule usesOfOursOnly(String origin, String... allowed) {
+        String[] own = Stream.concat(Stream.of(origin), Arrays.stream(allowed)).toArray(String[]::new);
+        return classes().that().resideInAPackage(origin)
+                .should().onlyDependOnClassesThat(not(resideInAPackage(OURS)).or(resideInAnyPackage(own)))
+                .as("classes in " + origin + " use nothing of dev.operatorstarter but "
+                        + (allowed.length == 0 ? "their own package" : String.join(", ", allowed)));
+    }
+
+    /**
+     * Where the classes compiled from operator-runtime's main sources are: not the tests, nor the
+     * test module ({@code dev.operatorstarter.test..}) that is on the test class path too.
+     */
+    static final class RuntimeMainClasses implements LocationProvider {
+        @Override
+        public Set<Location> get(Class<?> testClass) {
+            try {
+                return Set.of(Location.of(TimeSource.class.getProtectionDomain().getCodeSource().getLocation().toURI()));
+            } catch (URISyntaxException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

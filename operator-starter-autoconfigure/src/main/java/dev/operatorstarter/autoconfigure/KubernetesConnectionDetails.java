@@ -6,7 +6,7 @@ import org.springframework.boot.autoconfigure.service.connection.ConnectionDetai
 /**
  * Where the Kubernetes API server is and how to authenticate to it. The auto-configuration reads
  * it from {@code operator.client.*}, the kubeconfig or the pod's service account
- * ({@link PropertiesKubernetesConnectionDetails}); a bean of this type replaces that, and so does
+ * ({@code PropertiesKubernetesConnectionDetails}); a bean of this type replaces that, and so does
  * a {@code @ServiceConnection} K3s container in tests.
  */
 public interface KubernetesConnectionDetails extends ConnectionDetails {

@@ -43,7 +43,12 @@ public final class OperatorStatus {
     private final String identity;
     private final String lease;
 
-    OperatorStatus(Manager manager, String identity, String lease) {
+    /**
+     * @param manager the operator's manager
+     * @param identity this replica's identity in the Lease ("" without election)
+     * @param lease the Lease as namespace/name ("" without election)
+     */
+    public OperatorStatus(Manager manager, String identity, String lease) {
         this.informers = manager.informers();
         this.manager = manager;
         this.elector = manager.leaderElector().orElse(null);

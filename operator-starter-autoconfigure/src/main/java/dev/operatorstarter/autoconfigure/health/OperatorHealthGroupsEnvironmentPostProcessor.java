@@ -23,7 +23,12 @@ import org.springframework.util.ClassUtils;
 public final class OperatorHealthGroupsEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
     static final String SOURCE = "operatorHealthGroups";
-    private static final String AUTO_CONFIGURATION = "dev.operatorstarter.autoconfigure.OperatorAutoConfiguration";
+    /** The auto-configurations the indicators need: excluding any of them leaves the groups alone. */
+    private static final List<String> AUTO_CONFIGURATIONS = List.of(
+            "dev.operatorstarter.autoconfigure.health.OperatorHealthContributorAutoConfiguration",
+            "dev.operatorstarter.autoconfigure.wiring.OperatorControllersAutoConfiguration",
+            "dev.operatorstarter.autoconfigure.wiring.OperatorInformersAutoConfiguration",
+            "dev.operatorstarter.autoconfigure.wiring.OperatorClientAutoConfiguration");
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
@@ -40,7 +45,7 @@ public final class OperatorHealthGroupsEnvironmentPostProcessor implements Envir
     private static boolean enabled(ConfigurableEnvironment environment) {
         boolean defaults = environment.getProperty("management.health.defaults.enabled", Boolean.class, true);
         boolean excluded = Binder.get(environment).bind("spring.autoconfigure.exclude", Bindable.listOf(String.class))
-                .orElse(List.of()).stream().anyMatch(name -> name.strip().equals(AUTO_CONFIGURATION));
+                .orElse(List.of()).stream().anyMatch(name -> AUTO_CONFIGURATIONS.contains(name.strip()));
         return !excluded && environment.getProperty("operator.enabled", Boolean.class, true)
                 && environment.getProperty("management.health.operator.enabled", Boolean.class, defaults)
                 && environment.getProperty("management.endpoint.health.probes.enabled", Boolean.class, true);

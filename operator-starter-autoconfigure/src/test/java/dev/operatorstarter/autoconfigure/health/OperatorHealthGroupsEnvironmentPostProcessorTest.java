@@ -46,7 +46,7 @@ class OperatorHealthGroupsEnvironmentPostProcessorTest {
     @Test
     void nothingIsAddedWhenTheAutoConfigurationIsExcluded() {
         MockEnvironment environment = new MockEnvironment().withProperty("spring.autoconfigure.exclude",
-                "com.example.Other, dev.operatorstarter.autoconfigure.OperatorAutoConfiguration");
+                "com.example.Other, dev.operatorstarter.autoconfigure.wiring.OperatorControllersAutoConfiguration");
         postProcessor.postProcessEnvironment(environment, new SpringApplication());
         assertThat(environment.getPropertySources().contains(OperatorHealthGroupsEnvironmentPostProcessor.SOURCE))
                 .isFalse();

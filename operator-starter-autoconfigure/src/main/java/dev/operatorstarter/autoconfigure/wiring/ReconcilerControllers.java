@@ -1,5 +1,9 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.autoconfigure.wiring;
 
+import dev.operatorstarter.autoconfigure.ControllerCustomizer;
+import dev.operatorstarter.autoconfigure.OperatorProperties;
+import dev.operatorstarter.autoconfigure.Reconciler;
+import dev.operatorstarter.autoconfigure.RequestMapper;
 import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;

@@ -1,10 +1,11 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.autoconfigure.wiring;
 
 import dev.operatorstarter.cache.ReflectorMetrics;
 import dev.operatorstarter.client.rest.RequestMetrics;
 import dev.operatorstarter.controller.ControllerMetrics;
 import dev.operatorstarter.leaderelection.LeaderMetrics;
 import dev.operatorstarter.workqueue.WorkQueueMetrics;
+import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * The runtime's metric sinks, one of each per application: Micrometer-backed when a
@@ -16,5 +17,10 @@ record OperatorMetrics(RequestMetrics requests, ReflectorMetrics reflectors, Con
     static OperatorMetrics none() {
         return new OperatorMetrics(RequestMetrics.NONE, ReflectorMetrics.NONE, ControllerMetrics.NONE,
                 WorkQueueMetrics.NONE, LeaderMetrics.NONE);
+    }
+
+    /** The sinks {@code provider} has, or none (the metrics auto-configuration was excluded). */
+    static OperatorMetrics of(ObjectProvider<OperatorMetrics> provider) {
+        return provider.getIfAvailable(OperatorMetrics::none);
     }
 }

@@ -1,5 +1,6 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.autoconfigure.wiring;
 
+import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.cache.InformerScope;
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.cache.SharedIndexInformer;

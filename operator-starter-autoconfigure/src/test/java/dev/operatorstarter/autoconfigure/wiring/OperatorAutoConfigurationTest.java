@@ -1,11 +1,20 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.autoconfigure.wiring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.operatorstarter.controller.Cleaner;
-import dev.operatorstarter.manager.Manager;
+import dev.operatorstarter.autoconfigure.ControllerCustomizer;
+import dev.operatorstarter.autoconfigure.InformerCustomizer;
+import dev.operatorstarter.autoconfigure.KubernetesClientCustomizer;
+import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
+import dev.operatorstarter.autoconfigure.OperatorProperties;
+import dev.operatorstarter.autoconfigure.OperatorStatus;
+import dev.operatorstarter.autoconfigure.Reconciler;
+import dev.operatorstarter.autoconfigure.RequestMapper;
+import dev.operatorstarter.autoconfigure.Widget;
 import dev.operatorstarter.autoconfigure.endpoint.OperatorEndpoint;
+import dev.operatorstarter.autoconfigure.endpoint.OperatorEndpointAutoConfiguration;
+import dev.operatorstarter.autoconfigure.health.OperatorHealthContributorAutoConfiguration;
 import dev.operatorstarter.cache.InformerOptions;
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.cache.SharedInformerFactory;
@@ -13,6 +22,7 @@ import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.Credentials;
 import dev.operatorstarter.client.config.TlsSettings;
+import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ReconcileHandler;
 import dev.operatorstarter.controller.ReconcileRequest;
@@ -21,6 +31,7 @@ import dev.operatorstarter.event.EventBroadcaster;
 import dev.operatorstarter.event.EventRecorder;
 import dev.operatorstarter.event.EventType;
 import dev.operatorstarter.leaderelection.LeaderElector;
+import dev.operatorstarter.manager.Manager;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -33,8 +44,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.BeanDefinitionStoreException;
 import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.beans.factory.BeanDefinitionStoreException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -43,6 +54,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.ResolvableType;
 
+/** Every role auto-configuration together, as an application gets them. */
 class OperatorAutoConfigurationTest {
 
     @TempDir
@@ -51,9 +63,26 @@ class OperatorAutoConfigurationTest {
     /** No server is reachable: start-up must not wait for caches, and no election runs. */
     private ApplicationContextRunner runner() {
         return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(OperatorAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(OperatorMetricsAutoConfiguration.class,
+                        OperatorClientAutoConfiguration.class, OperatorInformersAutoConfiguration.class,
+                        OperatorEventsAutoConfiguration.class, OperatorLeaderElectionAutoConfiguration.class,
+                        OperatorControllersAutoConfiguration.class, OperatorHealthContributorAutoConfiguration.class,
+                        OperatorEndpointAutoConfiguration.class))
                 .withPropertyValues("operator.client.kubeconfig=" + Kubeconfigs.twoContexts(folder),
                         "operator.informers.wait-for-sync-on-startup=false");
+    }
+
+    @Test
+    void theEventsAndMetricsRolesCanBeLeftOutAndTheOthersStillWork() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(OperatorClientAutoConfiguration.class,
+                        OperatorInformersAutoConfiguration.class, OperatorLeaderElectionAutoConfiguration.class,
+                        OperatorControllersAutoConfiguration.class))
+                .withPropertyValues("operator.client.kubeconfig=" + Kubeconfigs.twoContexts(folder),
+                        "operator.informers.wait-for-sync-on-startup=false")
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(Manager.class)
+                        .hasSingleBean(KubernetesClient.class).doesNotHaveBean(EventBroadcaster.class)
+                        .doesNotHaveBean(OperatorMetrics.class));
     }
 
     @Test

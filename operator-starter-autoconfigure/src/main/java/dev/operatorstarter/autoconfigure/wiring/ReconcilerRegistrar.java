@@ -1,5 +1,7 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.autoconfigure.wiring;
 
+import dev.operatorstarter.autoconfigure.Reconciler;
+import dev.operatorstarter.autoconfigure.RequestMapper;
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ReconcileHandler;

@@ -1,5 +1,6 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.autoconfigure.wiring;
 
+import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.manager.Manager;
 import org.springframework.context.SmartLifecycle;
 

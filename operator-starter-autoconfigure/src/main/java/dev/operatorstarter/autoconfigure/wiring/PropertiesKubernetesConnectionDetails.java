@@ -1,5 +1,7 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.autoconfigure.wiring;
 
+import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
+import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.operatorstarter.manager;
+package dev.operatorstarter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,6 +18,7 @@ import dev.operatorstarter.controller.ReconcileResult;
 import dev.operatorstarter.leaderelection.LeaderElectionConfig;
 import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.leaderelection.LeaseLock;
+import dev.operatorstarter.manager.Manager;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
 
 /** An operator in plain Java, no Spring: the manager runs it against the real API server. */
 @KubernetesTest
-class ManagerIT {
+class PlainJavaOperatorIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
 

@@ -1,5 +1,6 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.autoconfigure.wiring;
 
+import dev.operatorstarter.autoconfigure.Reconciler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,7 +16,7 @@ import java.util.Map;
  * @param annotation its annotation
  * @param resource the primary resource's class
  * @param owned the classes of {@link Reconciler#owns()}
- * @param watched each {@link RequestMapper} class of {@link Reconciler#watches()} with the resource it maps
+ * @param watched each {@link dev.operatorstarter.autoconfigure.RequestMapper} class of {@link Reconciler#watches()} with the resource it maps
  */
 record ReconcilerDefinition(String beanName, Reconciler annotation, Class<? extends HasMetadata> resource,
         List<Class<? extends HasMetadata>> owned,

@@ -1,4 +1,4 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.autoconfigure.wiring;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,5 +1,6 @@
-package dev.operatorstarter.autoconfigure;
+package dev.operatorstarter.autoconfigure.wiring;
 
+import dev.operatorstarter.autoconfigure.OperatorProperties;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;

@@ -1,0 +1,53 @@
+package dev.operatorstarter.autoconfigure.wiring;
+
+import dev.operatorstarter.autoconfigure.InformerCustomizer;
+import dev.operatorstarter.autoconfigure.OperatorProperties;
+import dev.operatorstarter.autoconfigure.wiring.ReconcilerRegistrar.ReconcilerDefinitions;
+import dev.operatorstarter.cache.InformerOptions;
+import dev.operatorstarter.cache.SharedInformerFactory;
+import dev.operatorstarter.client.KubernetesClient;
+import java.util.function.UnaryOperator;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The informers: the {@link ReconcilerRegistrar} that finds the {@code @Reconciler} beans and
+ * registers a controller and listers for each, the {@link SharedInformerFactory} (shaped by
+ * {@code operator.informers.*} and every {@link InformerCustomizer}), and the choice of informers
+ * for the reconcilers ({@link OperatorInformers}).
+ */
+@AutoConfiguration(after = { OperatorClientAutoConfiguration.class, OperatorMetricsAutoConfiguration.class })
+@ConditionalOnBooleanProperty(name = "operator.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(OperatorProperties.class)
+public final class OperatorInformersAutoConfiguration {
+
+    @Bean
+    static ReconcilerRegistrar operatorReconcilerRegistrar() {
+        return new ReconcilerRegistrar();
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    SharedInformerFactory sharedInformerFactory(KubernetesClient client, OperatorProperties properties,
+            ObjectProvider<OperatorMetrics> metrics, ObjectProvider<InformerCustomizer> customizers) {
+        InformerOptions.Builder options = InformerOptions.builder()
+                .resyncPeriod(properties.informers().resyncPeriod()).metrics(OperatorMetrics.of(metrics).reflectors());
+        if (!properties.informers().stripManagedFields()) {
+            options.transform(UnaryOperator.identity());
+        }
+        customizers.orderedStream().forEach(customizer -> customizer.customize(options));
+        return new SharedInformerFactory(client, options.build());
+    }
+
+    @Bean
+    OperatorInformers operatorInformers(SharedInformerFactory factory, OperatorProperties properties,
+            ReconcilerDefinitions definitions, ConfigurableListableBeanFactory beanFactory) {
+        return new OperatorInformers(factory, properties.informers(), definitions.all(),
+                beanFactory::resolveEmbeddedValue);
+    }
+}

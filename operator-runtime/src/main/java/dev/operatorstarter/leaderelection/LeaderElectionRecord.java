@@ -26,4 +26,20 @@ public record LeaderElectionRecord(String holderIdentity, Duration leaseDuration
     public boolean isReleased() {
         return holderIdentity.isEmpty();
     }
+
+    /** The record of {@code identity} creating the lock at {@code now}. */
+    public static LeaderElectionRecord first(String identity, Duration leaseDuration, Instant now) {
+        return new LeaderElectionRecord(identity, leaseDuration, now, now, 0);
+    }
+
+    /**
+     * The record {@code identity} writes over this one at {@code now}: a renewal keeps the
+     * acquire time and the transition count; a takeover starts a new acquire time and counts one
+     * more transition (client-go's {@code tryAcquireOrRenew}).
+     */
+    public LeaderElectionRecord writtenBy(String identity, Duration leaseDuration, Instant now) {
+        return holderIdentity.equals(identity)
+                ? new LeaderElectionRecord(identity, leaseDuration, acquireTime, now, leaderTransitions)
+                : new LeaderElectionRecord(identity, leaseDuration, now, now, leaderTransitions + 1);
+    }
 }

@@ -75,7 +75,7 @@ public final class LeaderElector implements AutoCloseable {
     private @Nullable Thread thread;
     private @Nullable Thread watchdog;
     private ElectorState state = new ElectorState.Following(null, 0);
-    private volatile @Nullable Term term;
+    private volatile @Nullable LeaderTerm term;
     private volatile String leader = "";
     /** Set by the elector's thread when it ended a term because of close(): close() then releases the lease. */
     private volatile boolean ledWhenClosed;
@@ -102,7 +102,7 @@ public final class LeaderElector implements AutoCloseable {
 
     /** True while this candidate leads and its term is valid (see {@link Leadership#isValid()}). */
     public boolean isLeader() {
-        Term current = term;
+        LeaderTerm current = term;
         return current != null && current.isValid();
     }
 
@@ -169,7 +169,7 @@ public final class LeaderElector implements AutoCloseable {
                 monitor.unlock();
             }
             if (leading) {
-                Term current = term;
+                LeaderTerm current = term;
                 if (current != null && current.isValid()) {
                     sleep(config.retryPeriod().toNanos());
                 } // else the last write was slow: renew at once, while the term lasts
@@ -273,7 +273,7 @@ public final class LeaderElector implements AutoCloseable {
             return Attempt.FAILED;
         }
         if (seen.isEmpty()) {
-            LeaderElectionRecord mine = new LeaderElectionRecord(lock.identity(), config.leaseDuration(), wallNow, wallNow, 0);
+            LeaderElectionRecord mine = LeaderElectionRecord.first(lock.identity(), config.leaseDuration(), wallNow);
             long sent = now();
             try {
                 lock.create(mine, requestDeadline());
@@ -286,12 +286,7 @@ public final class LeaderElector implements AutoCloseable {
         if (ElectorState.othersLeaseRunsOutAt(afterRead, lock.identity(), now()).isPresent()) {
             return Attempt.HELD_BY_OTHER;
         }
-        LeaderElectionRecord record = seen.get().record();
-        LeaderElectionRecord next = record.holderIdentity().equals(lock.identity())
-                ? new LeaderElectionRecord(lock.identity(), config.leaseDuration(), record.acquireTime(), wallNow,
-                        record.leaderTransitions())
-                : new LeaderElectionRecord(lock.identity(), config.leaseDuration(), wallNow, wallNow,
-                        record.leaderTransitions() + 1);
+        LeaderElectionRecord next = seen.get().record().writtenBy(lock.identity(), config.leaseDuration(), wallNow);
         long sent = now();
         try {
             lock.update(next, seen.get().version(), requestDeadline());
@@ -341,7 +336,7 @@ public final class LeaderElector implements AutoCloseable {
             announce(after);
             if (after instanceof ElectorState.Leading leading) {
                 if (before instanceof ElectorState.Leading) {
-                    Term current = term;
+                    LeaderTerm current = term;
                     if (current != null) {
                         current.renewed(leading.renewedAtNanos());
                     }
@@ -374,7 +369,7 @@ public final class LeaderElector implements AutoCloseable {
     }
 
     private void startTerm(long renewedAtNanos) {
-        Term current = new Term(renewedAtNanos);
+        LeaderTerm current = new LeaderTerm(renewedAtNanos, config.renewDeadline(), config.timeSource());
         term = current;
         config.metrics().leading(config.name(), true);
         log.info("{}: {} became the leader", config.name(), lock.identity());
@@ -391,7 +386,7 @@ public final class LeaderElector implements AutoCloseable {
     }
 
     private void endTerm(String reason) {
-        Term current = term;
+        LeaderTerm current = term;
         if (current == null) {
             return;
         }
@@ -440,40 +435,6 @@ public final class LeaderElector implements AutoCloseable {
             closing = true; // only close() interrupts this thread
         } finally {
             pause.unlock();
-        }
-    }
-
-    /** One term of leadership. */
-    private final class Term implements Leadership {
-        private final CountDownLatch ended = new CountDownLatch(1);
-        private volatile long lastRenewNanos;
-        private volatile @Nullable Thread work;
-
-        Term(long acquiredNanos) {
-            this.lastRenewNanos = acquiredNanos;
-        }
-
-        void renewed(long nanos) {
-            lastRenewNanos = nanos;
-        }
-
-        void end() {
-            ended.countDown();
-        }
-
-        @Override
-        public boolean isValid() {
-            return ended.getCount() > 0 && now() - lastRenewNanos < config.renewDeadline().toNanos();
-        }
-
-        @Override
-        public void awaitEnd() throws InterruptedException {
-            ended.await();
-        }
-
-        @Override
-        public boolean awaitEnd(Duration timeout) throws InterruptedException {
-            return ended.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
         }
     }
 }

@@ -4,18 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.operatorstarter.cache.InformerOptions;
-import dev.operatorstarter.cache.ListerWatcher;
 import dev.operatorstarter.cache.ReflectorOptions;
 import dev.operatorstarter.cache.SharedIndexInformer;
-import dev.operatorstarter.client.ResourceList;
 import dev.operatorstarter.client.ResourceType;
-import dev.operatorstarter.client.rest.ListOptions;
-import dev.operatorstarter.client.rest.WatchEvent;
+import dev.operatorstarter.testing.FakeListerWatcher;
 import dev.operatorstarter.workqueue.RateLimiter;
 import dev.operatorstarter.workqueue.WorkQueueMetrics;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.ListMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -32,32 +28,9 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Sinks;
 
 /** The reconcile loop's contract, on an informer fed from memory. */
 class ControllerTest {
-
-    /** Lists fixed objects; the watch emits what the test pushes. */
-    static final class MemoryListerWatcher implements ListerWatcher<ConfigMap> {
-        final List<ConfigMap> objects;
-        final Sinks.Many<WatchEvent<ConfigMap>> events = Sinks.many().replay().all();
-
-        MemoryListerWatcher(List<ConfigMap> objects) {
-            this.objects = objects;
-        }
-
-        @Override
-        public ResourceList<ConfigMap> list(ListOptions options) {
-            return new ResourceList<>("v1", "ConfigMapList", new ListMetaBuilder().withResourceVersion("1").build(),
-                    objects);
-        }
-
-        @Override
-        public Flux<WatchEvent<ConfigMap>> watch(ListOptions options) {
-            return events.asFlux();
-        }
-    }
 
     static ConfigMap configMap(String name, String version) {
         return new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName(name).withResourceVersion(version)
@@ -75,7 +48,7 @@ class ControllerTest {
 
     private Controller<ConfigMap> start(List<ConfigMap> objects, ControllerOptions.Builder options,
             BooleanSupplier mayReconcile, ReconcileHandler<ConfigMap> handler) throws InterruptedException {
-        informer = SharedIndexInformer.create("configmaps", new MemoryListerWatcher(objects), ConfigMap.class,
+        informer = SharedIndexInformer.create("configmaps", FakeListerWatcher.listing(objects), ConfigMap.class,
                 InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build());
         informer.start();
         controller = Controller.builder(options.metrics(ControllerMetrics.micrometer(registry)).build(),

@@ -6,6 +6,7 @@ import dev.operatorstarter.cache.InformerOptions;
 import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.ResourceType;
+import dev.operatorstarter.testing.FakeListerWatcher;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -22,7 +23,7 @@ class WriteTrackerTest {
 
     private final Controller<ConfigMap> controller = Controller.builder(ControllerOptions.builder("tracker").build(),
             ResourceType.of(ConfigMap.class), SharedIndexInformer.create("configmaps",
-                    new ControllerTest.MemoryListerWatcher(List.of()), ConfigMap.class, InformerOptions.defaults()))
+                    FakeListerWatcher.<ConfigMap>listing(List.of()), ConfigMap.class, InformerOptions.defaults()))
             .build(request -> ReconcileResult.done());
 
     private final ReconcileRequest foo = new ReconcileRequest("ns", "foo");

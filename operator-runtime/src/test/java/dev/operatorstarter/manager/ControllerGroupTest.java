@@ -4,28 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.operatorstarter.cache.InformerOptions;
-import dev.operatorstarter.cache.ListerWatcher;
 import dev.operatorstarter.cache.ReflectorOptions;
 import dev.operatorstarter.cache.SharedIndexInformer;
-import dev.operatorstarter.client.ResourceList;
 import dev.operatorstarter.client.ResourceType;
-import dev.operatorstarter.client.rest.ListOptions;
-import dev.operatorstarter.client.rest.WatchEvent;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ControllerOptions;
 import dev.operatorstarter.controller.ReconcileRequest;
 import dev.operatorstarter.controller.ReconcileResult;
 import dev.operatorstarter.leaderelection.Leadership;
+import dev.operatorstarter.testing.FakeListerWatcher;
 import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.ListMetaBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import reactor.core.publisher.Flux;
 import org.junit.jupiter.api.Test;
 
 /** Leadership changes as the elector reports them; the controllers' work is covered by the ITs. */
@@ -53,27 +48,11 @@ class ControllerGroupTest {
         }
     }
 
-    /** Lists fixed ConfigMaps; the watch stays open without events. */
-    static ListerWatcher<ConfigMap> listing(ConfigMap... objects) {
-        return new ListerWatcher<>() {
-            @Override
-            public ResourceList<ConfigMap> list(ListOptions options) {
-                return new ResourceList<>("v1", "ConfigMapList", new ListMetaBuilder().withResourceVersion("1").build(),
-                        List.of(objects));
-            }
-
-            @Override
-            public Flux<WatchEvent<ConfigMap>> watch(ListOptions options) {
-                return Flux.never();
-            }
-        };
-    }
-
     @Test
     void theControllersOfATermReconcileNothingOnceTheTermIsNoLongerValid() throws Exception {
         SharedIndexInformer<ConfigMap> informer = SharedIndexInformer.create("configmaps",
-                listing(new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName("a")
-                        .withResourceVersion("1").endMetadata().build()),
+                FakeListerWatcher.listing(List.of(new ConfigMapBuilder().withNewMetadata().withNamespace("ns")
+                        .withName("a").withResourceVersion("1").endMetadata().build())),
                 ConfigMap.class,
                 InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build());
         informer.start();

@@ -138,6 +138,19 @@ public final class FakeListerWatcher<T extends HasMetadata> implements ListerWat
     }
 
     /**
+     * A server that lists {@code objects} at resourceVersion {@code "1"}, every time, and whose
+     * watches stay open until the test drives them ({@link #nextWatch()}): the informer of a
+     * controller under test, fed from memory.
+     */
+    public static <T extends HasMetadata> FakeListerWatcher<T> listing(List<T> objects) {
+        List<T> fixed = List.copyOf(objects);
+        FakeListerWatcher<T> fake = new FakeListerWatcher<>();
+        fake.answerLists(options -> new ResourceList<>("v1", "List",
+                new ListMetaBuilder().withResourceVersion("1").withContinue("").build(), fixed));
+        return fake;
+    }
+
+    /**
      * One page of a list: the list's {@code resourceVersion}, the token of the next page
      * ({@code ""} on the last page) and the items.
      */

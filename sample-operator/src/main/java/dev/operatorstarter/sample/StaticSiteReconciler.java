@@ -1,11 +1,11 @@
 package dev.operatorstarter.sample;
 
-import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.PatchOptions;
 import dev.operatorstarter.client.rest.PatchType;
+import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.controller.Conditions;
 import dev.operatorstarter.controller.ReconcileHandler;
 import dev.operatorstarter.controller.ReconcileRequest;

@@ -1,11 +1,11 @@
 package dev.operatorstarter.autoconfigure.widgets;
 
-import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.autoconfigure.Widget;
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.rest.PatchType;
+import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.controller.OwnerReferences;
 import dev.operatorstarter.controller.ReconcileHandler;
 import dev.operatorstarter.controller.ReconcileRequest;

@@ -8,12 +8,14 @@ import dev.operatorstarter.internal.Poll;
 import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Makes and owns the process's informers: one per resource and {@link InformerScope}, so every
@@ -63,9 +65,41 @@ public final class SharedInformerFactory implements AutoCloseable {
         return informer(resource, GenericKubernetesResource.class, scope, () -> client.dynamic(resource));
     }
 
+    /**
+     * A metadata-only informer of the {@code type} objects in {@code scope}: it lists and watches
+     * {@link PartialObjectMetadata} (names, labels, annotations, owner references, finalizers,
+     * versions; no spec or status), which costs a fraction of the memory and bandwidth of full
+     * objects. Its lister returns {@code PartialObjectMetadata}; a controller can {@code owns} or
+     * {@code watches} it like any informer, since owner references and labels are all there. A
+     * server that refuses the metadata form answers with full objects, which are reduced to their
+     * metadata while they are read (logged once). Shared like the others: one per resource and
+     * scope, apart from the full informer of the same resource.
+     */
+    public SharedIndexInformer<PartialObjectMetadata> metadataInformerFor(Class<? extends HasMetadata> type,
+            InformerScope scope) {
+        return metadataInformerFor(ResourceType.of(type).groupVersionResource(), scope);
+    }
+
+    /** {@link #metadataInformerFor(Class, InformerScope)} for any resource, by group, version and resource. */
+    public SharedIndexInformer<PartialObjectMetadata> metadataInformerFor(GroupVersionResource resource,
+            InformerScope scope) {
+        return informer(resource, PartialObjectMetadata.class, scope, " (metadata)",
+                () -> new MetadataListerWatcher(client.rest(), resource, emptyToNull(scope.namespace()),
+                        emptyToNull(scope.labelSelector()), emptyToNull(scope.fieldSelector())));
+    }
+
+    private <T extends HasMetadata> SharedIndexInformer<T> informer(GroupVersionResource resource, Class<T> type,
+            InformerScope scope, Supplier<ResourceClient<T>> clients) {
+        return informer(resource, type, scope, "", () -> {
+            ResourceClient<T> resources = scope.namespace().isEmpty() ? clients.get()
+                    : clients.get().inNamespace(scope.namespace());
+            return ListerWatcher.of(resources, emptyToNull(scope.labelSelector()), emptyToNull(scope.fieldSelector()));
+        });
+    }
+
     @SuppressWarnings("unchecked")
     private synchronized <T extends HasMetadata> SharedIndexInformer<T> informer(GroupVersionResource resource,
-            Class<T> type, InformerScope scope, java.util.function.Supplier<ResourceClient<T>> clients) {
+            Class<T> type, InformerScope scope, String nameSuffix, Supplier<ListerWatcher<T>> listerWatcher) {
         if (closed) {
             throw new IllegalStateException("the informer factory is closed");
         }
@@ -74,12 +108,9 @@ public final class SharedInformerFactory implements AutoCloseable {
         if (existing != null) {
             return (SharedIndexInformer<T>) existing;
         }
-        ResourceClient<T> resources = scope.namespace().isEmpty() ? clients.get()
-                : clients.get().inNamespace(scope.namespace());
-        ListerWatcher<T> listerWatcher = ListerWatcher.of(resources, emptyToNull(scope.labelSelector()),
-                emptyToNull(scope.fieldSelector()));
-        String name = resource.resource() + (resource.group().isEmpty() ? "" : "." + resource.group()) + scope.suffix();
-        BufferedInformer<T> informer = new BufferedInformer<>(name, listerWatcher, type, options);
+        String name = resource.resource() + (resource.group().isEmpty() ? "" : "." + resource.group()) + scope.suffix()
+                + nameSuffix;
+        BufferedInformer<T> informer = new BufferedInformer<>(name, listerWatcher.get(), type, options);
         informers.put(key, informer);
         return informer;
     }

@@ -101,8 +101,31 @@ public sealed interface Fault {
         return new Malform(events);
     }
 
+    /**
+     * Forwards the request with header {@code name} set to {@code value} (replacing what the client
+     * sent): for example {@code requestHeader("Accept", "application/json")} plays a server, such as
+     * an aggregated API, that ignores content negotiation and answers with full objects.
+     */
+    static Fault requestHeader(String name, String value) {
+        return new RequestHeader(name, value);
+    }
+
     /** See {@link Fault#none()}. */
     record None() implements Fault {
+    }
+
+    /** See {@link Fault#requestHeader(String, String)}. */
+    record RequestHeader(String name, String value) implements Fault {
+        public RequestHeader {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(value, "value");
+            if (name.isBlank() || name.chars().anyMatch(c -> c <= ' ' || c == ':')) {
+                throw new IllegalArgumentException("not a header name: \"" + name + "\"");
+            }
+            if (value.chars().anyMatch(c -> c == '\r' || c == '\n')) {
+                throw new IllegalArgumentException("a header value must not contain a line break");
+            }
+        }
     }
 
     /** See {@link Fault#latency(Duration, Duration)}. Both durations are zero or positive. */

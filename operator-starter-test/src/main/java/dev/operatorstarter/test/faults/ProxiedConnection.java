@@ -215,6 +215,9 @@ final class ProxiedConnection implements Runnable {
         BodyRewrite rewrite = BodyRewrite.of(fault);
         boolean upgrade = request.lists("Connection", "upgrade") && request.header("Upgrade") != null;
         HttpHead forwarded = upstreamRequest(request, ownToken, rewrite != null, upgrade, body);
+        if (fault instanceof Fault.RequestHeader header) {
+            forwarded = forwarded.without(header.name()).with(header.name(), header.value());
+        }
 
         Link link;
         HttpHead response;

@@ -120,6 +120,22 @@ class FaultProxyTest {
     }
 
     @Test
+    void aRequestHeaderFaultReplacesTheHeaderTheClientSentOnlyForTheMatchedRequests() throws Exception {
+        proxy.inject(RequestMatcher.pathPrefix("/list"), Fault.requestHeader("Accept", "application/json"));
+
+        send(client(proxy.connection()), request("/list").header("Accept", "application/json;as=Table;v=v1"));
+        ScriptedServer.Received rewritten = server.received().poll(5, TimeUnit.SECONDS);
+        send(client(proxy.connection()), request("/echo").header("Accept", "application/json;as=Table;v=v1"));
+        ScriptedServer.Received untouched = server.received().poll(5, TimeUnit.SECONDS);
+
+        assertThat(rewritten.header("Accept")).isEqualTo("application/json");
+        assertThat(untouched.header("Accept")).isEqualTo("application/json;as=Table;v=v1");
+        assertThatThrownBy(() -> Fault.requestHeader("Bad Name", "x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Fault.requestHeader("X", "a\r\nInjected: 1"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void aRequestWithItsOwnTokenIsForwardedWithThatTokenAndNoClientCertificate() throws Exception {
         ClusterConnection asToken = proxy.connectionWithToken("t0k3n");
 

@@ -1,0 +1,160 @@
+package dev.operatorstarter.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.operatorstarter.client.Gadget;
+import dev.operatorstarter.client.GroupVersionResource;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.ResourceType;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.controller.ControllerOptions;
+import dev.operatorstarter.controller.OwnerReferences;
+import dev.operatorstarter.controller.ReconcileResult;
+import dev.operatorstarter.test.ClusterConnection;
+import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.TestNamespace;
+import dev.operatorstarter.test.faults.Fault;
+import dev.operatorstarter.test.faults.FaultProxy;
+import dev.operatorstarter.test.faults.RequestMatcher;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Metadata-only informers against the real API server: built-in types, custom resources, owners. */
+@KubernetesTest(crds = "crds/gadgets.yaml")
+class MetadataInformerIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static KubernetesClient client;
+
+    @BeforeAll
+    static void connect(ClusterConnection connection) {
+        client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
+    }
+
+    @AfterAll
+    static void close() {
+        client.close();
+    }
+
+    @Test
+    void aMetadataInformerCachesNamesLabelsAndVersionsAndFollowsChanges(TestNamespace namespace)
+            throws Exception {
+        ResourceClient<ConfigMap> configMaps = client.coreV1().configMaps().inNamespace(namespace.name());
+        configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("a").addToLabels("tier", "web")
+                .endMetadata().addToData("payload", "x".repeat(4096)).build());
+        try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
+            SharedIndexInformer<PartialObjectMetadata> informer = factory.metadataInformerFor(ConfigMap.class,
+                    InformerScope.namespace(namespace.name()));
+            assertThat(informer.name()).isEqualTo("configmaps/" + namespace.name() + " (metadata)");
+            assertThat(factory.informerFor(ConfigMap.class, InformerScope.namespace(namespace.name())))
+                    .as("the full informer is another one").isNotSameAs(informer);
+            factory.start();
+            factory.waitForCacheSync(WAIT);
+
+            PartialObjectMetadata cached = informer.lister().namespace(namespace.name()).get("a").orElseThrow();
+            assertThat(cached.getKind()).isEqualTo("PartialObjectMetadata");
+            assertThat(cached.getMetadata().getLabels()).containsEntry("tier", "web");
+            assertThat(cached.getMetadata().getResourceVersion()).isNotEmpty();
+            assertThat(cached.getMetadata().getManagedFields()).as("stripped like full objects").isNullOrEmpty();
+
+            configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("b").endMetadata().build());
+            configMaps.delete("a");
+            await().atMost(WAIT).until(() -> informer.lister().namespace(namespace.name()).get("a").isEmpty()
+                    && informer.lister().namespace(namespace.name()).get("b").isPresent());
+        }
+    }
+
+    @Test
+    void aCustomResourceCanBeInformedAsMetadataByItsGroupVersionResource(TestNamespace namespace) throws Exception {
+        Gadget gadget = new Gadget();
+        gadget.getMetadata().setName("g1");
+        gadget.getSpec().put("size", 3);
+        client.resources(Gadget.class).inNamespace(namespace.name()).create(gadget);
+        try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
+            SharedIndexInformer<PartialObjectMetadata> gadgets = factory.metadataInformerFor(
+                    new GroupVersionResource("runtime.operatorstarter.dev", "v1", "gadgets"),
+                    InformerScope.namespace(namespace.name()));
+            factory.start();
+            factory.waitForCacheSync(WAIT);
+            assertThat(gadgets.lister().namespace(namespace.name()).get("g1")).get()
+                    .satisfies(object -> assertThat(object.getApiVersion()).isEqualTo("meta.k8s.io/v1"));
+        }
+    }
+
+    @Test
+    void anOwnedTypeCachedAsMetadataStillReconcilesItsOwner(TestNamespace namespace) throws Exception {
+        String ns = namespace.name();
+        Gadget gadget = new Gadget();
+        gadget.getMetadata().setName("owner");
+        gadget.getSpec().put("size", 1);
+        Gadget created = client.resources(Gadget.class).inNamespace(ns).create(gadget);
+        ConfigMap owned = new ConfigMapBuilder().withNewMetadata().withNamespace(ns).withName("owner-config").endMetadata()
+                .addToData("k", "v").build();
+        OwnerReferences.setController(created, owned);
+        client.coreV1().configMaps().inNamespace(ns).create(owned);
+
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
+            SharedIndexInformer<Gadget> gadgets = factory.informerFor(Gadget.class, InformerScope.namespace(ns));
+            SharedIndexInformer<PartialObjectMetadata> configMaps = factory.metadataInformerFor(ConfigMap.class,
+                    InformerScope.namespace(ns));
+            factory.start();
+            Controller<Gadget> controller = Controller.builder(ControllerOptions.builder("metadata-owner").build(),
+                    ResourceType.of(Gadget.class), gadgets).owns(configMaps).build(request -> {
+                        reconciled.add(request.name());
+                        return ReconcileResult.done();
+                    });
+            controller.start();
+            try {
+                await().atMost(WAIT).until(() -> reconciled.contains("owner"));
+                int before = reconciled.size();
+                client.coreV1().configMaps().inNamespace(ns).patch("owner-config",
+                        dev.operatorstarter.client.rest.PatchType.MERGE,
+                        Map.of("metadata", Map.of("labels", Map.of("touched", "yes"))));
+                await().atMost(WAIT).until(() -> reconciled.size() > before);
+                assertThat(reconciled).containsOnly("owner");
+            } finally {
+                controller.stop(Duration.ofSeconds(5));
+            }
+        }
+    }
+
+    @Test
+    void aServerThatIgnoresTheNegotiationSendsFullObjectsWhichAreCachedAsTheirMetadata(ClusterConnection connection,
+            TestNamespace namespace) throws Exception {
+        ResourceClient<ConfigMap> configMaps = client.coreV1().configMaps().inNamespace(namespace.name());
+        configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("full").addToLabels("tier", "db")
+                .endMetadata().addToData("payload", "y".repeat(1024)).build());
+        try (FaultProxy proxy = FaultProxy.start(connection);
+                KubernetesClient proxied = KubernetesClient.create(
+                        KubeconfigLoader.load(proxy.connection().kubeconfig(), null))) {
+            // Every request reaches the API server asking for plain JSON, as an aggregated API that
+            // does not offer PartialObjectMetadata would answer.
+            proxy.inject(RequestMatcher.pathPrefix("/api/v1/namespaces/" + namespace.name() + "/configmaps"),
+                    Fault.requestHeader("Accept", "application/json"));
+            try (SharedInformerFactory factory = new SharedInformerFactory(proxied, InformerOptions.defaults())) {
+                SharedIndexInformer<PartialObjectMetadata> informer = factory.metadataInformerFor(ConfigMap.class,
+                        InformerScope.namespace(namespace.name()));
+                factory.start();
+                factory.waitForCacheSync(WAIT);
+                PartialObjectMetadata cached = informer.lister().namespace(namespace.name()).get("full").orElseThrow();
+                assertThat(cached.getKind()).as("a full object came back").isEqualTo("ConfigMap");
+                assertThat(cached.getMetadata().getLabels()).containsEntry("tier", "db");
+
+                configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("later").endMetadata().build());
+                await().atMost(WAIT).until(() -> informer.lister().namespace(namespace.name()).get("later").isPresent());
+            }
+        }
+    }
+}

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -38,7 +39,12 @@ class CacheMemoryMeasurement {
         List<String> lines = new ArrayList<>();
         for (Subject subject : List.of(
                 new Subject("ConfigMap (1 KiB data)", ConfigMap.class, CONFIG_MAPS, CacheMemoryMeasurement::configMapJson),
-                new Subject("Pod", Pod.class, PODS, CacheMemoryMeasurement::podJson))) {
+                new Subject("Pod", Pod.class, PODS, CacheMemoryMeasurement::podJson),
+                // a metadata-only informer's objects: the same JSON decoded as PartialObjectMetadata
+                // (what the fallback does; the negotiated answer carries the same metadata)
+                new Subject("ConfigMap, metadata only", PartialObjectMetadata.class, CONFIG_MAPS,
+                        CacheMemoryMeasurement::configMapJson),
+                new Subject("Pod, metadata only", PartialObjectMetadata.class, PODS, CacheMemoryMeasurement::podJson))) {
             long none = bytesPerObject(subject, Transforms.none());
             long stripped = bytesPerObject(subject, Transforms.stripManagedFields());
             long defaults = bytesPerObject(subject, Transforms.defaults());

@@ -52,6 +52,17 @@ public @interface Reconciler {
     Class<? extends HasMetadata>[] owns() default {};
 
     /**
+     * Owned resources cached as metadata only (controller-runtime's {@code Owns(..., OnlyMetadata)}):
+     * like {@link #owns()}, a change to one reconciles its owner, but the informer holds
+     * {@code PartialObjectMetadata} (names, labels, owner references; no data, spec or status), a
+     * fraction of the memory. For each resource a {@code Lister<PartialObjectMetadata>} bean named
+     * {@code <resource>MetadataLister} (for example {@code configMapMetadataLister}) reads that
+     * cache; inject it by that name. A resource cannot be in both {@code owns} and
+     * {@code ownsMetadata}.
+     */
+    Class<? extends HasMetadata>[] ownsMetadata() default {};
+
+    /**
      * Other resources whose changes reconcile the requests a {@link RequestMapper} derives from
      * them. Each class is a {@code RequestMapper<O>}: the bean of that type if there is one,
      * else an instance created (and autowired) for this reconciler; {@code O} is the watched resource.

@@ -7,6 +7,7 @@ import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -59,6 +60,30 @@ final class OperatorInformers {
             informers.add(factory.informerFor(type, InformerScope.namespace(namespace)));
         }
         return informers;
+    }
+
+    /** The metadata-only informers of an owned {@code type} for {@code definition}: one per watched namespace. */
+    List<SharedIndexInformer<PartialObjectMetadata>> metadataSecondaries(ReconcilerDefinition definition,
+            Class<? extends HasMetadata> type) {
+        List<SharedIndexInformer<PartialObjectMetadata>> informers = new ArrayList<>();
+        for (String namespace : namespaces(definition, type)) {
+            informers.add(factory.metadataInformerFor(type, InformerScope.namespace(namespace)));
+        }
+        return informers;
+    }
+
+    /** A lister over every metadata-only informer any reconciler has for {@code type}. */
+    Lister<PartialObjectMetadata> metadataLister(Class<? extends HasMetadata> type) {
+        Set<SharedIndexInformer<PartialObjectMetadata>> informers = new LinkedHashSet<>();
+        for (ReconcilerDefinition definition : definitions) {
+            if (definition.ownedMetadata().contains(type)) {
+                informers.addAll(metadataSecondaries(definition, type));
+            }
+        }
+        if (informers.isEmpty()) {
+            throw new IllegalStateException("no reconciler informs on the metadata of " + type.getName());
+        }
+        return listerOf(informers);
     }
 
     /** A lister over the primary informers of {@code definition} only (its namespaces and selector). */

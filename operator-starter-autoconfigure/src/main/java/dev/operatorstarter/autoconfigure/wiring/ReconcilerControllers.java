@@ -81,6 +81,9 @@ final class ReconcilerControllers {
         if (annotation.generationChanged()) {
             builder.withFilter(EventFilter.generationChanged());
         }
+        for (Class<? extends HasMetadata> owned : definition.ownedMetadata()) {
+            informers.metadataSecondaries(definition, owned).forEach(builder::owns);
+        }
         for (Class<? extends HasMetadata> owned : definition.owned()) {
             informers.secondaries(definition, owned).forEach(builder::owns);
         }

@@ -16,14 +16,16 @@ import java.util.Map;
  * @param annotation its annotation
  * @param resource the primary resource's class
  * @param owned the classes of {@link Reconciler#owns()}
+ * @param ownedMetadata the classes of {@link Reconciler#ownsMetadata()}, cached as metadata only
  * @param watched each {@link dev.operatorstarter.autoconfigure.RequestMapper} class of {@link Reconciler#watches()} with the resource it maps
  */
 record ReconcilerDefinition(String beanName, Reconciler annotation, Class<? extends HasMetadata> resource,
-        List<Class<? extends HasMetadata>> owned,
+        List<Class<? extends HasMetadata>> owned, List<Class<? extends HasMetadata>> ownedMetadata,
         Map<Class<?>, Class<? extends HasMetadata>> watched) {
 
     ReconcilerDefinition {
         owned = List.copyOf(owned);
+        ownedMetadata = List.copyOf(ownedMetadata);
         watched = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(watched));
     }
 
@@ -32,7 +34,7 @@ record ReconcilerDefinition(String beanName, Reconciler annotation, Class<? exte
         return annotation.name().isEmpty() ? HasMetadata.getKind(resource).toLowerCase(Locale.ROOT) : annotation.name();
     }
 
-    /** Every resource this reconciler informs on, the primary first. */
+    /** Every resource this reconciler informs on with full objects, the primary first. */
     List<Class<? extends HasMetadata>> informedResources() {
         List<Class<? extends HasMetadata>> all = new ArrayList<>();
         all.add(resource);

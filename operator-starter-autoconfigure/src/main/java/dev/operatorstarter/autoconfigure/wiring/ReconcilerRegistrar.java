@@ -6,6 +6,7 @@ import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ReconcileHandler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -52,12 +53,14 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
         }
         checkUniqueNames(definitions);
         Map<Class<? extends HasMetadata>, Boolean> listers = new LinkedHashMap<>();
+        Map<Class<? extends HasMetadata>, Boolean> metadataListers = new LinkedHashMap<>();
         Map<String, String> controllerBeans = new LinkedHashMap<>();
         for (ReconcilerDefinition definition : definitions) {
             String name = unusedName(registry, definition.beanName() + "Controller", definition.beanName() + ".controller");
             registry.registerBeanDefinition(name, controllerBean(definition));
             controllerBeans.put(definition.beanName(), name);
             definition.informedResources().forEach(type -> listers.put(type, true));
+            definition.ownedMetadata().forEach(type -> metadataListers.put(type, true));
         }
         registry.registerBeanDefinition(DEFINITIONS_BEAN, definitionsBean(definitions, controllerBeans));
         for (Class<? extends HasMetadata> type : listers.keySet()) {
@@ -65,6 +68,17 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
             if (beanFactory.getBeanNamesForType(listerType, true, false).length == 0) {
                 registry.registerBeanDefinition(unusedName(registry, listerName(type), type.getName() + ".lister"),
                         listerBean(type, listerType));
+            }
+        }
+        ResolvableType metadataListerType = ResolvableType.forClassWithGenerics(Lister.class,
+                PartialObjectMetadata.class);
+        for (Class<? extends HasMetadata> type : metadataListers.keySet()) {
+            String name = listerName(type).replaceFirst("Lister$", "MetadataLister");
+            if (!registry.containsBeanDefinition(name)) {
+                RootBeanDefinition bean = new RootBeanDefinition(Lister.class);
+                bean.setTargetType(metadataListerType);
+                bean.setInstanceSupplier(new MetadataListerSupplier(type));
+                registry.registerBeanDefinition(name, bean);
             }
         }
     }
@@ -96,7 +110,14 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
             }
             watched.put(mapper, type.asSubclass(HasMetadata.class));
         }
-        return new ReconcilerDefinition(beanName, annotation, resource, Arrays.asList(annotation.owns()), watched);
+        for (Class<? extends HasMetadata> type : annotation.ownsMetadata()) {
+            if (Arrays.asList(annotation.owns()).contains(type)) {
+                throw new BeanDefinitionStoreException("@Reconciler bean '" + beanName + "': " + type.getName()
+                        + " is in both owns and ownsMetadata; keep it in one (ownsMetadata caches only its metadata)");
+            }
+        }
+        return new ReconcilerDefinition(beanName, annotation, resource, Arrays.asList(annotation.owns()),
+                Arrays.asList(annotation.ownsMetadata()), watched);
     }
 
     private static void checkUniqueNames(List<ReconcilerDefinition> definitions) {
@@ -165,6 +186,15 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
         @Override
         public Lister<?> get(RegisteredBean registeredBean) {
             return registeredBean.getBeanFactory().getBean(OperatorInformers.class).lister(type);
+        }
+    }
+
+    /** Makes the metadata lister of one resource when the bean is created. */
+    private record MetadataListerSupplier(Class<? extends HasMetadata> type)
+            implements InstanceSupplier<Lister<PartialObjectMetadata>> {
+        @Override
+        public Lister<PartialObjectMetadata> get(RegisteredBean registeredBean) {
+            return registeredBean.getBeanFactory().getBean(OperatorInformers.class).metadataLister(type);
         }
     }
 

@@ -33,6 +33,7 @@ import dev.operatorstarter.event.EventType;
 import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.manager.Manager;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -222,6 +223,22 @@ class OperatorAutoConfigurationTest {
     void twoReconcilersWithTheSameControllerNameFail() {
         runner().withUserConfiguration(WidgetReconcilerConfiguration.class, SecondWidgetReconcilerConfiguration.class)
                 .run(context -> assertThat(context.getStartupFailure()).hasMessageContaining("both name their controller 'widget'"));
+    }
+
+    @Test
+    void anOwnedTypeCanBeCachedAsMetadataOnlyWithAListerOfItsOwn() {
+        runner().withUserConfiguration(MetadataOwnerConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean("secretMetadataLister")).isInstanceOf(Lister.class);
+            assertThat(context.getBeanNamesForType(ResolvableType.forClassWithGenerics(Lister.class,
+                    PartialObjectMetadata.class))).containsExactly("secretMetadataLister");
+            assertThat(context.getBeanNamesForType(ResolvableType.forClassWithGenerics(Lister.class, Secret.class)))
+                    .as("no full cache of the type").isEmpty();
+            assertThat(context.getBean(SharedInformerFactory.class).informers()).extracting(i -> i.name())
+                    .containsExactlyInAnyOrder("configmaps", "secrets (metadata)");
+        });
+        runner().withUserConfiguration(OwnedTwiceConfiguration.class).run(context -> assertThat(context
+                .getStartupFailure()).hasMessageContaining("is in both owns and ownsMetadata"));
     }
 
     @Test
@@ -426,6 +443,24 @@ class OperatorAutoConfigurationTest {
     static class LambdaReconcilerConfiguration {
         @Bean
         @Reconciler(name = "settings")
+        ReconcileHandler<ConfigMap> configMapReconciler() {
+            return request -> ReconcileResult.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class MetadataOwnerConfiguration {
+        @Bean
+        @Reconciler(ownsMetadata = Secret.class)
+        ReconcileHandler<ConfigMap> configMapReconciler() {
+            return request -> ReconcileResult.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnedTwiceConfiguration {
+        @Bean
+        @Reconciler(owns = Secret.class, ownsMetadata = Secret.class)
         ReconcileHandler<ConfigMap> configMapReconciler() {
             return request -> ReconcileResult.done();
         }

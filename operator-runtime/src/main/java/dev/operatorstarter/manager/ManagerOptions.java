@@ -1,5 +1,7 @@
 package dev.operatorstarter.manager;
 
+import dev.operatorstarter.internal.DaemonThreads;
+import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -21,24 +23,10 @@ public record ManagerOptions(Duration cacheSyncTimeout, Duration shutdownTimeout
         ThreadFactory threadFactory) {
 
     public ManagerOptions {
-        positive(cacheSyncTimeout, "cacheSyncTimeout");
-        notNegative(shutdownTimeout, "shutdownTimeout");
+        Durations.requirePositive(cacheSyncTimeout, "cacheSyncTimeout");
+        Durations.requireNotNegative(shutdownTimeout, "shutdownTimeout");
         Objects.requireNonNull(timeSource, "timeSource");
         Objects.requireNonNull(threadFactory, "threadFactory");
-    }
-
-    private static void positive(Duration value, String name) {
-        notNegative(value, name);
-        if (value.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive, was " + value);
-        }
-    }
-
-    private static void notNegative(Duration value, String name) {
-        Objects.requireNonNull(value, name);
-        if (value.isNegative()) {
-            throw new IllegalArgumentException(name + " must not be negative, was " + value);
-        }
     }
 
     /** Every default. */
@@ -81,12 +69,8 @@ public record ManagerOptions(Duration cacheSyncTimeout, Duration shutdownTimeout
         }
 
         public ManagerOptions build() {
-            ThreadFactory threads = threadFactory != null ? threadFactory : task -> {
-                Thread thread = new Thread(task);
-                thread.setDaemon(true);
-                return thread;
-            };
-            return new ManagerOptions(cacheSyncTimeout, shutdownTimeout, timeSource, threads);
+            return new ManagerOptions(cacheSyncTimeout, shutdownTimeout, timeSource,
+                    threadFactory != null ? threadFactory : DaemonThreads.unnamed());
         }
     }
 }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -67,10 +68,26 @@ public record OperatorProperties(@DefaultValue("true") boolean enabled, @Default
      *     once the caches have synced, while the {@code informers} health stays DOWN until then
      * @param stripManagedFields whether cached objects lose their {@code managedFields} (and share
      *     repeated strings), which halves the memory of a typical cache
+     * @param resources what to cache of one resource, by its plural name and, outside the core group,
+     *     its group: {@code operator.informers.resources.secrets.label-selector}, or with brackets
+     *     {@code operator.informers.resources[deployments.apps].field-selector}; applies to every
+     *     informer of that resource (a reconciler's own label selector still decides for its
+     *     primary resource). A name that no reconciler informs on fails start-up.
      */
     public record Informers(@DefaultValue List<String> namespaces, @DefaultValue("") String labelSelector,
             @DefaultValue("0s") Duration resyncPeriod, @DefaultValue("2m") Duration cacheSyncTimeout,
-            @DefaultValue("true") boolean waitForSyncOnStartup, @DefaultValue("true") boolean stripManagedFields) {
+            @DefaultValue("true") boolean waitForSyncOnStartup, @DefaultValue("true") boolean stripManagedFields,
+            @DefaultValue Map<String, ResourceCache> resources) {
+    }
+
+    /**
+     * What the informers of one resource cache.
+     *
+     * @param labelSelector only objects whose labels match; empty for all
+     * @param fieldSelector only objects whose fields match (for example {@code type!=kubernetes.io/tls}
+     *     for Secrets); empty for all
+     */
+    public record ResourceCache(@DefaultValue("") String labelSelector, @DefaultValue("") String fieldSelector) {
     }
 
     /**

@@ -63,6 +63,15 @@ public @interface Reconciler {
     Class<? extends HasMetadata>[] ownsMetadata() default {};
 
     /**
+     * A label selector the objects of {@link #owns()} and {@link #ownsMetadata()} must match to be
+     * cached, for example {@code app.kubernetes.io/managed-by=my-operator} when this controller
+     * labels what it creates: the cache then holds only those, not every ConfigMap or Secret of the
+     * namespace. Empty (the default) for {@code operator.informers.resources.<resource>.label-selector},
+     * else all objects. Placeholders are resolved.
+     */
+    String ownedLabelSelector() default "";
+
+    /**
      * Other resources whose changes reconcile the requests a {@link RequestMapper} derives from
      * them. Each class is a {@code RequestMapper<O>}: the bean of that type if there is one,
      * else an instance created (and autowired) for this reconciler; {@code O} is the watched resource.

@@ -5,6 +5,7 @@ import dev.operatorstarter.cache.InformerScope;
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.cache.SharedInformerFactory;
+import dev.operatorstarter.client.ResourceType;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
@@ -18,8 +19,10 @@ import java.util.function.UnaryOperator;
 /**
  * Decides which informers the reconcilers need: the primary resource in each watched namespace,
  * narrowed by the label selector; owned and watched resources in the same namespaces, without the
- * selector (an owned ConfigMap does not carry its owner's labels). The informers themselves come
- * from the shared factory, so equal scopes share one cache.
+ * primary's selector (an owned ConfigMap does not carry its owner's labels) but with the
+ * reconciler's {@code ownedLabelSelector} for owned ones; and for every resource the selectors of
+ * {@code operator.informers.resources.<resource>}. The informers themselves come from the shared
+ * factory, so equal scopes share one cache.
  */
 final class OperatorInformers {
 
@@ -34,6 +37,47 @@ final class OperatorInformers {
         this.properties = properties;
         this.definitions = List.copyOf(definitions);
         this.placeholders = placeholders;
+        checkResourceNames();
+    }
+
+    /** Every key of {@code operator.informers.resources} must name a resource some reconciler informs on. */
+    private void checkResourceNames() {
+        Set<String> known = new java.util.TreeSet<>();
+        for (ReconcilerDefinition definition : definitions) {
+            definition.informedResources().forEach(type -> known.add(resourceName(type)));
+            definition.ownedMetadata().forEach(type -> known.add(resourceName(type)));
+        }
+        for (String name : properties.resources().keySet()) {
+            if (!known.contains(name)) {
+                throw new IllegalStateException("operator.informers.resources[" + name + "] names no resource a "
+                        + "reconciler informs on; the names are plural[.group]: " + String.join(", ", known));
+            }
+        }
+    }
+
+    /** The name of {@code type} in {@code operator.informers.resources}: its plural, and its group outside the core. */
+    static String resourceName(Class<? extends HasMetadata> type) {
+        ResourceType<?> resource = ResourceType.of(type);
+        return resource.plural() + (resource.group().isEmpty() ? "" : "." + resource.group());
+    }
+
+    private OperatorProperties.ResourceCache cacheOf(Class<? extends HasMetadata> type) {
+        OperatorProperties.ResourceCache cache = properties.resources().get(resourceName(type));
+        return cache != null ? cache : new OperatorProperties.ResourceCache("", "");
+    }
+
+    /** The scope of an owned or watched {@code type} of {@code definition} in {@code namespace}. */
+    private InformerScope secondaryScope(ReconcilerDefinition definition, Class<? extends HasMetadata> type,
+            String namespace) {
+        OperatorProperties.ResourceCache cache = cacheOf(type);
+        String selector = "";
+        if (definition.owned().contains(type) || definition.ownedMetadata().contains(type)) {
+            selector = resolve(definition.annotation().ownedLabelSelector());
+        }
+        if (selector.isEmpty()) {
+            selector = resolve(cache.labelSelector());
+        }
+        return new InformerScope(namespace, selector, resolve(cache.fieldSelector()));
     }
 
     SharedInformerFactory factory() {
@@ -46,9 +90,14 @@ final class OperatorInformers {
         if (selector.isEmpty()) {
             selector = properties.labelSelector();
         }
+        OperatorProperties.ResourceCache cache = cacheOf(type);
+        if (selector.isEmpty()) {
+            selector = resolve(cache.labelSelector());
+        }
         List<SharedIndexInformer<T>> informers = new ArrayList<>();
         for (String namespace : namespaces(definition, type)) {
-            informers.add(factory.informerFor(type, new InformerScope(namespace, selector, "")));
+            informers.add(factory.informerFor(type, new InformerScope(namespace, selector,
+                    resolve(cache.fieldSelector()))));
         }
         return informers;
     }
@@ -57,7 +106,7 @@ final class OperatorInformers {
     <O extends HasMetadata> List<SharedIndexInformer<O>> secondaries(ReconcilerDefinition definition, Class<O> type) {
         List<SharedIndexInformer<O>> informers = new ArrayList<>();
         for (String namespace : namespaces(definition, type)) {
-            informers.add(factory.informerFor(type, InformerScope.namespace(namespace)));
+            informers.add(factory.informerFor(type, secondaryScope(definition, type, namespace)));
         }
         return informers;
     }
@@ -67,7 +116,7 @@ final class OperatorInformers {
             Class<? extends HasMetadata> type) {
         List<SharedIndexInformer<PartialObjectMetadata>> informers = new ArrayList<>();
         for (String namespace : namespaces(definition, type)) {
-            informers.add(factory.metadataInformerFor(type, InformerScope.namespace(namespace)));
+            informers.add(factory.metadataInformerFor(type, secondaryScope(definition, type, namespace)));
         }
         return informers;
     }

@@ -242,6 +242,30 @@ class OperatorAutoConfigurationTest {
     }
 
     @Test
+    void eachResourceCanHaveSelectorsOfItsOwnAndAReconcilersOwnedLabelSelectorComesFirst() {
+        runner().withUserConfiguration(MetadataOwnerConfiguration.class)
+                .withPropertyValues("operator.informers.resources.secrets.label-selector=app=web",
+                        "operator.informers.resources.secrets.field-selector=type!=kubernetes.io/tls",
+                        "operator.informers.resources.configmaps.field-selector=metadata.name!=skipped")
+                .run(context -> assertThat(context.getBean(SharedInformerFactory.class).informers())
+                        .extracting(i -> i.name()).containsExactlyInAnyOrder("configmaps [metadata.name!=skipped]",
+                                "secrets [app=web;type!=kubernetes.io/tls] (metadata)"));
+        runner().withUserConfiguration(OwnedLabelSelectorConfiguration.class)
+                .withPropertyValues("operator.informers.resources.secrets.label-selector=app=web")
+                .run(context -> assertThat(context.getBean(SharedInformerFactory.class).informers())
+                        .extracting(i -> i.name()).contains("secrets [managed-by=widget-operator]"));
+    }
+
+    @Test
+    void aResourceNameNoReconcilerInformsOnFailsStartUpNamingTheKnownOnes() {
+        runner().withUserConfiguration(MetadataOwnerConfiguration.class)
+                .withPropertyValues("operator.informers.resources.secret.label-selector=app=web")
+                .run(context -> assertThat(context.getStartupFailure()).rootCause()
+                        .hasMessageContaining("operator.informers.resources[secret] names no resource")
+                        .hasMessageContaining("configmaps, secrets"));
+    }
+
+    @Test
     void aFinalizerNeedsACleaner() {
         runner().withUserConfiguration(FinalizerWithoutCleanerConfiguration.class).run(context -> assertThat(context
                 .getStartupFailure()).rootCause().isInstanceOf(BeanCreationException.class)
@@ -452,6 +476,15 @@ class OperatorAutoConfigurationTest {
     static class MetadataOwnerConfiguration {
         @Bean
         @Reconciler(ownsMetadata = Secret.class)
+        ReconcileHandler<ConfigMap> configMapReconciler() {
+            return request -> ReconcileResult.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnedLabelSelectorConfiguration {
+        @Bean
+        @Reconciler(owns = Secret.class, ownedLabelSelector = "managed-by=widget-operator")
         ReconcileHandler<ConfigMap> configMapReconciler() {
             return request -> ReconcileResult.done();
         }

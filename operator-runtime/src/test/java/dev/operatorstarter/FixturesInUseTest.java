@@ -45,7 +45,9 @@ class FixturesInUseTest {
 
             server.nextWatch().emit(new WatchEvent.Added<>(configMap("two", "11")));
 
-            await().until(() -> informer.lister().namespace("default").get("two").isPresent());
+            // the object reaches the cache a moment before the informer records the event's version
+            await().until(() -> informer.lister().namespace("default").get("two").isPresent()
+                    && "11".equals(informer.lastSyncResourceVersion()));
             assertThat(informer.lastSyncResourceVersion()).isEqualTo("11");
         }
     }
@@ -61,6 +63,7 @@ class FixturesInUseTest {
         try (LeaderElector elector = new LeaderElector(config)) {
             elector.start();
             await().until(() -> elector.leader().equals("other"));
+            await().until(() -> time.hasWaiterWithin(Duration.ofSeconds(3))); // it waits to try again
 
             time.advance(Duration.ofSeconds(15)); // the lease duration, seen from this candidate
 

@@ -26,7 +26,9 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /** An operator in plain Java, no Spring: the manager runs it against the real API server. */
@@ -105,11 +107,19 @@ class PlainJavaOperatorIT {
                 Manager manager = Manager.builder(client).build()) {
             SharedIndexInformer<ConfigMap> configMaps = manager.informers().informerFor(ConfigMap.class,
                     InformerScope.namespace(namespace.name()));
+            List<Boolean> syncedWhenReconciled = new CopyOnWriteArrayList<>();
             Controller<ConfigMap> controller = Controller.builder(ControllerOptions.builder("plain").build(),
-                    ResourceType.of(ConfigMap.class), configMaps).build(request -> ReconcileResult.done());
+                    ResourceType.of(ConfigMap.class), configMaps).build(request -> {
+                        syncedWhenReconciled.add(configMaps.hasSynced());
+                        return ReconcileResult.done();
+                    });
             manager.add(controller, "configmaps");
+            client.coreV1().configMaps().inNamespace(namespace.name()).create(new ConfigMapBuilder().withNewMetadata()
+                    .withName("present-before-start").endMetadata().build());
             manager.startInBackground();
-            await().atMost(WAIT).until(controller::isRunning);
+            await().atMost(WAIT).until(() -> !syncedWhenReconciled.isEmpty());
+            assertThat(syncedWhenReconciled).as("no reconcile ran before the caches had synced").containsOnly(true);
+            assertThat(controller.isRunning()).isTrue();
             assertThat(configMaps.hasSynced()).isTrue();
             assertThat(manager.isActive()).isTrue();
             assertThat(manager.leaderElector()).isEmpty();

@@ -27,15 +27,42 @@ public interface ListerWatcher<T> {
      */
     static <T extends HasMetadata> ListerWatcher<T> of(ResourceClient<T> client, @Nullable String labelSelector,
             @Nullable String fieldSelector) {
-        return new ListerWatcher<>() {
+        return selecting(new ListerWatcher<>() {
             @Override
             public ResourceList<T> list(ListOptions options) {
-                return client.list(select(options));
+                return client.list(options);
             }
 
             @Override
             public Flux<WatchEvent<T>> watch(ListOptions options) {
-                return client.watch(select(options));
+                return client.watch(options);
+            }
+
+            @Override
+            public String toString() {
+                return client.type().toString();
+            }
+        }, labelSelector, fieldSelector);
+    }
+
+    /**
+     * {@code inner}, with the selectors (null: none) set on every list and watch, so they cannot
+     * be forgotten on a relist.
+     */
+    static <T> ListerWatcher<T> selecting(ListerWatcher<T> inner, @Nullable String labelSelector,
+            @Nullable String fieldSelector) {
+        if (labelSelector == null && fieldSelector == null) {
+            return inner;
+        }
+        return new ListerWatcher<>() {
+            @Override
+            public ResourceList<T> list(ListOptions options) {
+                return inner.list(select(options));
+            }
+
+            @Override
+            public Flux<WatchEvent<T>> watch(ListOptions options) {
+                return inner.watch(select(options));
             }
 
             private ListOptions select(ListOptions options) {
@@ -44,7 +71,7 @@ public interface ListerWatcher<T> {
 
             @Override
             public String toString() {
-                return client.type().toString();
+                return inner.toString();
             }
         };
     }

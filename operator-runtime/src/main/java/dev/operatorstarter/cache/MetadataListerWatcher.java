@@ -41,17 +41,13 @@ final class MetadataListerWatcher implements ListerWatcher<PartialObjectMetadata
     private final RestClient rest;
     private final GroupVersionResource resource;
     private final @Nullable String namespace;
-    private final @Nullable String labelSelector;
-    private final @Nullable String fieldSelector;
     private final AtomicBoolean fellBack = new AtomicBoolean();
 
-    MetadataListerWatcher(RestClient rest, GroupVersionResource resource, @Nullable String namespace,
-            @Nullable String labelSelector, @Nullable String fieldSelector) {
+    /** Every object of {@code resource} in {@code namespace} (null: all); selectors come from {@link ListerWatcher#selecting}. */
+    MetadataListerWatcher(RestClient rest, GroupVersionResource resource, @Nullable String namespace) {
         this.rest = rest;
         this.resource = resource;
         this.namespace = namespace;
-        this.labelSelector = labelSelector;
-        this.fieldSelector = fieldSelector;
     }
 
     @Override
@@ -84,8 +80,7 @@ final class MetadataListerWatcher implements ListerWatcher<PartialObjectMetadata
 
     private Request request(ListOptions options) {
         return rest.get().groupVersion(resource.group(), resource.version()).namespace(namespace)
-                .resource(resource.resource())
-                .options(options.toBuilder().labelSelector(labelSelector).fieldSelector(fieldSelector).build());
+                .resource(resource.resource()).options(options);
     }
 
     private void fellBack(@Nullable String kind) {
@@ -97,7 +92,6 @@ final class MetadataListerWatcher implements ListerWatcher<PartialObjectMetadata
 
     @Override
     public String toString() {
-        return resource.resource() + (resource.group().isEmpty() ? "" : "." + resource.group())
-                + (namespace == null ? "" : "/" + namespace) + " (metadata)";
+        return resource.groupResource() + (namespace == null ? "" : "/" + namespace) + " (metadata)";
     }
 }

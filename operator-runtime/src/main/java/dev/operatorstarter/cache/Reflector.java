@@ -7,6 +7,7 @@ import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.WatchEvent;
 import dev.operatorstarter.internal.Backoff;
+import dev.operatorstarter.internal.StopSignal;
 import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
@@ -20,8 +21,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -62,10 +61,8 @@ final class Reflector<T extends HasMetadata> {
     private final ReflectorMetrics metrics;
     private final Backoff backoff;
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
-    /** Guards the wait of a backoff, which {@link #stop()} ends early. */
-    private final ReentrantLock stopLock = new ReentrantLock();
-    private final Condition stopRequested = stopLock.newCondition();
-    private volatile boolean stopped;
+    /** Raised by {@link #stop()}; ends the wait of a backoff early. */
+    private final StopSignal stop = new StopSignal();
     private volatile ReflectorState state = new ReflectorState.Listing("");
     private volatile String lastSyncResourceVersion = "";
     private volatile boolean watching;
@@ -115,13 +112,7 @@ final class Reflector<T extends HasMetadata> {
      * {@code run()} returns, the metrics of this reflector's name are removed.
      */
     public void stop() {
-        stopped = true;
-        stopLock.lock();
-        try {
-            stopRequested.signalAll();
-        } finally {
-            stopLock.unlock();
-        }
+        stop.raise();
         stopSignal.tryEmitEmpty();
     }
 
@@ -151,7 +142,7 @@ final class Reflector<T extends HasMetadata> {
     }
 
     private boolean isStopped() {
-        return stopped;
+        return stop.isRaised();
     }
 
     private Outcome step(ReflectorState current) {
@@ -589,19 +580,12 @@ final class Reflector<T extends HasMetadata> {
     /** Waits {@code delay} on the time source unless stopped first; false when stopped. */
     private boolean sleep(Duration delay) {
         TimeSource time = options.timeSource();
-        long deadline = time.deadlineAfter(delay);
-        stopLock.lock();
         try {
-            while (!stopped && time.nanosUntil(deadline) > 0) {
-                time.awaitUntil(stopRequested, deadline);
-            }
-            return !stopped;
+            return stop.awaitUntil(time.deadlineAfter(delay), time);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stop();
             return false;
-        } finally {
-            stopLock.unlock();
         }
     }
 }

@@ -84,8 +84,9 @@ public final class SharedInformerFactory implements AutoCloseable {
     public SharedIndexInformer<PartialObjectMetadata> metadataInformerFor(GroupVersionResource resource,
             InformerScope scope) {
         return informer(resource, PartialObjectMetadata.class, scope, " (metadata)",
-                () -> new MetadataListerWatcher(client.rest(), resource, emptyToNull(scope.namespace()),
-                        emptyToNull(scope.labelSelector()), emptyToNull(scope.fieldSelector())));
+                () -> ListerWatcher.selecting(new MetadataListerWatcher(client.rest(), resource,
+                        emptyToNull(scope.namespace())), emptyToNull(scope.labelSelector()),
+                        emptyToNull(scope.fieldSelector())));
     }
 
     private <T extends HasMetadata> SharedIndexInformer<T> informer(GroupVersionResource resource, Class<T> type,
@@ -108,8 +109,7 @@ public final class SharedInformerFactory implements AutoCloseable {
         if (existing != null) {
             return (SharedIndexInformer<T>) existing;
         }
-        String name = resource.resource() + (resource.group().isEmpty() ? "" : "." + resource.group()) + scope.suffix()
-                + nameSuffix;
+        String name = resource.groupResource() + scope.suffix() + nameSuffix;
         BufferedInformer<T> informer = new BufferedInformer<>(name, listerWatcher.get(), type, options);
         informers.put(key, informer);
         return informer;

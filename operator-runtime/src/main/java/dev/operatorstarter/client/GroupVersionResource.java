@@ -23,6 +23,11 @@ public record GroupVersionResource(String group, String version, String resource
         return group.isEmpty() ? version : group + "/" + version;
     }
 
+    /** {@code resource.group}, or just {@code resource} for the core group (kubectl's form, e.g. {@code deployments.apps}). */
+    public String groupResource() {
+        return group.isEmpty() ? resource : resource + "." + group;
+    }
+
     @Override
     public String toString() {
         return group.isEmpty() ? version + "/" + resource : group + "/" + version + "/" + resource;

@@ -49,10 +49,10 @@ public final class Backoff {
      */
     public Backoff(Duration initial, Duration max, Duration unreachableMax, Duration resetAfter, TimeSource time,
             DoubleSupplier random) {
-        this.initial = positive(initial, "initial");
-        this.max = positive(max, "max");
-        this.unreachableMax = positive(unreachableMax, "unreachableMax").compareTo(max) < 0 ? unreachableMax : max;
-        this.resetAfter = positive(resetAfter, "resetAfter");
+        this.initial = Durations.requirePositive(initial, "initial");
+        this.max = Durations.requirePositive(max, "max");
+        this.unreachableMax = Durations.requirePositive(unreachableMax, "unreachableMax").compareTo(max) < 0 ? unreachableMax : max;
+        this.resetAfter = Durations.requirePositive(resetAfter, "resetAfter");
         if (max.compareTo(initial) < 0) {
             throw new IllegalArgumentException("max (" + max + ") must not be less than initial (" + initial + ")");
         }
@@ -105,13 +105,5 @@ public final class Backoff {
         // (0, ceiling]: never exactly zero, so a failing server is not hammered in a tight loop.
         long delay = Math.max(1, (long) Math.ceil((1.0 - random.getAsDouble()) * ceiling));
         return Duration.ofNanos(delay);
-    }
-
-    private static Duration positive(Duration value, String name) {
-        Objects.requireNonNull(value, name);
-        if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive, was " + value);
-        }
-        return value;
     }
 }

@@ -1,6 +1,7 @@
 package dev.operatorstarter.leaderelection;
 
 import dev.operatorstarter.client.rest.ApiErrors;
+import dev.operatorstarter.internal.StopSignal;
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,10 +65,8 @@ public final class LeaderElector implements AutoCloseable {
 
     private final LeaderElectionConfig config;
     private final ResourceLock lock;
-    private volatile boolean closing;
-    /** Held while the elector's thread waits between attempts; {@link #closed} ends the wait. */
-    private final ReentrantLock pause = new ReentrantLock();
-    private final Condition closed = pause.newCondition();
+    /** Raised by {@link #close()} (or an interrupt of the elector's thread); ends the wait between attempts. */
+    private final StopSignal closing = new StopSignal();
     private final Object lifecycle = new Object();
     /** Guards {@link #state} and {@link #term}; the watchdog waits on {@link #changed}. */
     private final ReentrantLock monitor = new ReentrantLock();
@@ -118,13 +117,7 @@ public final class LeaderElector implements AutoCloseable {
      */
     @Override
     public void close() {
-        closing = true;
-        pause.lock();
-        try {
-            closed.signalAll();
-        } finally {
-            pause.unlock();
-        }
+        closing.raise();
         Thread running;
         Thread guard;
         synchronized (lifecycle) {
@@ -151,7 +144,7 @@ public final class LeaderElector implements AutoCloseable {
     }
 
     private boolean isClosing() {
-        return closing;
+        return closing.isRaised();
     }
 
     private long now() {
@@ -425,16 +418,10 @@ public final class LeaderElector implements AutoCloseable {
     /** Waits {@code nanos} on the time source, or until {@link #close()}. */
     private void sleep(long nanos) {
         TimeSource time = config.timeSource();
-        long deadline = time.deadlineAfter(Duration.ofNanos(nanos));
-        pause.lock();
         try {
-            while (!isClosing() && time.nanosUntil(deadline) > 0) {
-                time.awaitUntil(closed, deadline);
-            }
+            closing.awaitUntil(time.deadlineAfter(Duration.ofNanos(nanos)), time);
         } catch (InterruptedException e) {
-            closing = true; // only close() interrupts this thread
-        } finally {
-            pause.unlock();
+            closing.raise(); // only close() interrupts this thread
         }
     }
 }

@@ -189,13 +189,14 @@ public final class Manager implements AutoCloseable {
     }
 
     private void run() {
-        if (!isRunning()) {
-            return;
-        }
         if (elector != null) {
-            elector.start();
-        } else {
-            controllers.startAll();
+            synchronized (lock) { // so close() cannot slip between the check and the start
+                if (state == State.STARTED) {
+                    elector.start();
+                }
+            }
+        } else if (isRunning()) {
+            controllers.startAll(); // not under the lock: close() ends a start in progress
         }
     }
 

@@ -432,6 +432,7 @@ class ReflectorTest {
         await().until(() -> reflector.state() instanceof ReflectorState.BackingOff);
 
         await().during(Duration.ofMillis(300)).until(() -> server.pendingLists().isEmpty());
+        await().until(() -> time.hasWaiterWithin(Duration.ofMinutes(1))); // its backoff is under way
         time.advance(Duration.ofMinutes(1));
 
         assertThat(server.nextList().resourceVersion()).isNullOrEmpty();

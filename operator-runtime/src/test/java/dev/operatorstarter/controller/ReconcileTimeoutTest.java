@@ -3,6 +3,8 @@ package dev.operatorstarter.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.operatorstarter.controller.ReconcileTimeout.State;
+import java.time.Duration;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,9 +46,26 @@ class ReconcileTimeoutTest {
     }
 
     @Test
-    void withoutATimerTheTimeoutNeverFires() {
-        ReconcileTimeout none = ReconcileTimeout.arm(null, java.time.Duration.ofSeconds(1));
-        none.disarm();
-        assertThat(none.state()).isEqualTo(State.DONE);
+    void withoutATimeoutNothingIsScheduledAndAnEndedReconcileCancelsItsTimer() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
+        timer.setRemoveOnCancelPolicy(true);
+        try {
+            ReconcileTimeout none = ReconcileTimeout.arm(timer, Duration.ZERO);
+            assertThat(timer.getQueue()).as("a zero timeout schedules nothing").isEmpty();
+            none.disarm();
+            assertThat(none.state()).isEqualTo(State.DONE);
+
+            ReconcileTimeout armed = ReconcileTimeout.arm(timer, Duration.ofHours(1));
+            assertThat(timer.getQueue()).hasSize(1);
+            armed.disarm();
+            assertThat(timer.getQueue()).as("the reconcile ended: its timer is cancelled").isEmpty();
+            assertThat(armed.state()).isEqualTo(State.DONE);
+
+            ReconcileTimeout noTimer = ReconcileTimeout.arm(null, Duration.ofSeconds(1));
+            noTimer.disarm();
+            assertThat(noTimer.state()).isEqualTo(State.DONE);
+        } finally {
+            timer.shutdownNow();
+        }
     }
 }

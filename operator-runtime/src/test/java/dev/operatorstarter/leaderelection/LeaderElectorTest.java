@@ -170,9 +170,12 @@ class LeaderElectorTest {
         try {
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
             await().during(Duration.ofMillis(300)).until(() -> reads.get() == 1); // its time stands still
+            await().until(() -> time.hasWaiterWithin(Duration.ofSeconds(2))); // the wait before the renewal
 
+            Instant renewedBefore = lock.record().renewTime();
             time.advance(Duration.ofSeconds(2));
-            await().until(() -> reads.get() == 2); // renewed after the retry period
+            await().until(() -> reads.get() == 2 && time.now().equals(lock.record().renewTime())); // renewed after the retry period
+            assertThat(renewedBefore).isBefore(time.now());
             assertThat(elector.isLeader()).isTrue();
 
             lock.failWritesWith(failure("InternalError", 500));

@@ -86,6 +86,20 @@ class FakeTimeSourceTest {
     }
 
     @Test
+    void aThreadWaitingForAMomentAheadIsSeenUntilItsWaitEnds() {
+        assertThat(time.hasWaiterWithin(Duration.ofDays(1))).as("nobody waits yet").isFalse();
+        long deadline = time.deadlineAfter(Duration.ofSeconds(10));
+        startWaiter(() -> time.sleepUntil(deadline));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> time.hasWaiterWithin(Duration.ofSeconds(10)));
+        assertThat(time.hasWaiterWithin(Duration.ofSeconds(9))).as("its moment is further ahead").isFalse();
+
+        time.advance(Duration.ofSeconds(10));
+        await().atMost(Duration.ofSeconds(5)).until(() -> !waiter.isAlive());
+        assertThat(time.hasWaiterWithin(Duration.ofDays(1))).isFalse();
+    }
+
+    @Test
     void sleepUntilWakesOnceAnAdvancePassesItsDeadlineAndNotBefore() {
         long deadline = time.deadlineAfter(Duration.ofSeconds(10));
         startWaiter(() -> time.sleepUntil(deadline));

@@ -132,7 +132,7 @@ class ChartRbacIT {
         removeFromClusterRole(fullname, rule -> rule.getResources().contains("deployments"));
 
         // The 403 arrives at once; the start still waits out the sync timeout, as RBAC may be granted late.
-        Throwable failure = catchThrowable(() -> run(connection, namespace, folder, fullname, Duration.ofSeconds(3)));
+        Throwable failure = catchThrowable(() -> run(connection, namespace, folder, fullname, Duration.ofSeconds(5)));
 
         String identity = "system:serviceaccount:" + namespace.name() + ":" + fullname;
         FailureAnalysis analysis = analyze(failure);

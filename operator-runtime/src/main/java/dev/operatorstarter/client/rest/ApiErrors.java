@@ -68,26 +68,22 @@ public final class ApiErrors {
 
     /** The first error of {@code type} in {@code error}'s cause chain, {@code error} included. */
     public static <E extends Throwable> Optional<E> cause(Throwable error, Class<E> type) {
+        return first(error, type::isInstance).map(type::cast);
+    }
+
+    private static boolean find(Throwable error, Predicate<Throwable> kind) {
+        return first(error, kind).isPresent();
+    }
+
+    private static Optional<Throwable> first(Throwable error, Predicate<Throwable> kind) {
         for (Throwable current = error; current != null; current = current.getCause()) {
-            if (type.isInstance(current)) {
-                return Optional.of(type.cast(current));
+            if (kind.test(current)) {
+                return Optional.of(current);
             }
             if (current.getCause() == current) {
                 break;
             }
         }
         return Optional.empty();
-    }
-
-    private static boolean find(Throwable error, Predicate<Throwable> kind) {
-        for (Throwable current = error; current != null; current = current.getCause()) {
-            if (kind.test(current)) {
-                return true;
-            }
-            if (current.getCause() == current) {
-                break;
-            }
-        }
-        return false;
     }
 }

@@ -4,7 +4,6 @@ import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.TlsSettings;
 import dev.operatorstarter.internal.Json;
-import dev.operatorstarter.internal.Json;
 import dev.operatorstarter.internal.TokenBucket;
 import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.Status;

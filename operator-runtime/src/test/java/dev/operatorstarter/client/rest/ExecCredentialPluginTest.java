@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.Credentials;
 import dev.operatorstarter.internal.Json;
-import dev.operatorstarter.internal.Json;
 import dev.operatorstarter.testing.FakeTimeSource;
 import dev.operatorstarter.time.TimeSource;
 import java.nio.file.Files;

@@ -57,8 +57,7 @@ final class OperatorInformers {
 
     /** The name of {@code type} in {@code operator.informers.resources}: its plural, and its group outside the core. */
     static String resourceName(Class<? extends HasMetadata> type) {
-        ResourceType<?> resource = ResourceType.of(type);
-        return resource.plural() + (resource.group().isEmpty() ? "" : "." + resource.group());
+        return ResourceType.of(type).groupVersionResource().groupResource();
     }
 
     private OperatorProperties.ResourceCache cacheOf(Class<? extends HasMetadata> type) {

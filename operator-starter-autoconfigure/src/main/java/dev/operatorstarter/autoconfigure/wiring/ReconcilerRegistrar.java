@@ -66,14 +66,14 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
         for (Class<? extends HasMetadata> type : listers.keySet()) {
             ResolvableType listerType = ResolvableType.forClassWithGenerics(Lister.class, type);
             if (beanFactory.getBeanNamesForType(listerType, true, false).length == 0) {
-                registry.registerBeanDefinition(unusedName(registry, listerName(type), type.getName() + ".lister"),
+                registry.registerBeanDefinition(unusedName(registry, beanName(type, "Lister"), type.getName() + ".lister"),
                         listerBean(type, listerType));
             }
         }
         ResolvableType metadataListerType = ResolvableType.forClassWithGenerics(Lister.class,
                 PartialObjectMetadata.class);
         for (Class<? extends HasMetadata> type : metadataListers.keySet()) {
-            String name = listerName(type).replaceFirst("Lister$", "MetadataLister");
+            String name = beanName(type, "MetadataLister");
             if (!registry.containsBeanDefinition(name)) {
                 RootBeanDefinition bean = new RootBeanDefinition(Lister.class);
                 bean.setTargetType(metadataListerType);
@@ -168,9 +168,10 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
                 + fallback + "' exist already");
     }
 
-    private static String listerName(Class<? extends HasMetadata> type) {
+    /** {@code configMapLister} for {@code (ConfigMap.class, "Lister")}. */
+    private static String beanName(Class<? extends HasMetadata> type, String suffix) {
         String simple = type.getSimpleName();
-        return Character.toLowerCase(simple.charAt(0)) + simple.substring(1) + "Lister";
+        return Character.toLowerCase(simple.charAt(0)) + simple.substring(1) + suffix;
     }
 
     /** Builds a reconciler's controller when the bean is created. */

@@ -253,7 +253,8 @@ class OperatorAutoConfigurationTest {
         runner().withUserConfiguration(OwnedLabelSelectorConfiguration.class)
                 .withPropertyValues("operator.informers.resources.secrets.label-selector=app=web")
                 .run(context -> assertThat(context.getBean(SharedInformerFactory.class).informers())
-                        .extracting(i -> i.name()).contains("secrets [managed-by=widget-operator]"));
+                        .extracting(i -> i.name())
+                        .containsExactlyInAnyOrder("configmaps", "secrets [managed-by=widget-operator]"));
     }
 
     @Test

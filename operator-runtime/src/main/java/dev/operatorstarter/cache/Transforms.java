@@ -1,11 +1,6 @@
 package dev.operatorstarter.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.OwnerReference;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
@@ -19,31 +14,36 @@ public final class Transforms {
     }
 
     /**
-     * The informers' default: {@link #stripManagedFields()}, {@link #shareMetadataStrings()} and
-     * {@link #shareEmptyMaps()}. Each call makes a transform with its own string pool; informers
-     * built from one {@link InformerOptions} share it.
+     * The informers' default: {@link #stripManagedFields()}, then {@link #compact()}. Each call makes
+     * a transform with its own pool of shared values; informers built from one
+     * {@link InformerOptions} share it.
      */
     public static <T extends HasMetadata> UnaryOperator<T> defaults() {
-        StringPool pool = new StringPool();
-        return object -> {
-            shareStrings(stripFields(object), pool);
-            EmptyMapSharing.apply(object);
-            return object;
-        };
+        Compaction compaction = new Compaction(new Interner());
+        return object -> compaction.apply(stripFields(object));
     }
 
     /**
-     * Replaces the empty {@code additionalProperties} map of every fabric8 model object inside
-     * the object with one shared immutable empty map (a Pod holds some 45 of them). Cached
-     * objects are read-only anyway; this makes {@code getAdditionalProperties().put(..)} on them
-     * fail instead of silently changing the cache. Copy with the model's builder before changing
-     * an object: the copy gets its own maps.
+     * Makes each object smaller without changing what it reads as (about half the heap of a Pod):
+     * <ul>
+     * <li>strings that repeat across objects, anywhere in the object, and boxed numbers become one
+     *     shared instance each, from a bounded pool that belongs to the returned transform (it
+     *     starts afresh when full, so its size never grows with the cache); a field whose values
+     *     turn out unique (Pod IPs, container IDs) stops being pooled;
+     * <li>lists and maps become exactly sized read-only ones, all empty ones one shared instance
+     *     (a Pod holds dozens of empty lists and {@code additionalProperties} maps);
+     * <li>string lists and string maps that repeat whole (the labels of a ReplicaSet's Pods) become
+     *     one shared instance.
+     * </ul>
+     * Cached objects are read-only anyway; this makes a stray {@code getLabels().put(..)} on one
+     * fail with {@link UnsupportedOperationException} instead of silently changing the cache. Copy
+     * with the model's builder ({@code new PodBuilder(cached).build()}) before changing an object:
+     * the copy gets its own lists and maps. Of a custom resource class outside the fabric8 model
+     * packages only the metadata is compacted.
      */
-    public static <T extends HasMetadata> UnaryOperator<T> shareEmptyMaps() {
-        return object -> {
-            EmptyMapSharing.apply(object);
-            return object;
-        };
+    public static <T extends HasMetadata> UnaryOperator<T> compact() {
+        Compaction compaction = new Compaction(new Interner());
+        return compaction::apply;
     }
 
     /** Leaves objects as decoded. */
@@ -59,51 +59,10 @@ public final class Transforms {
         return Transforms::stripFields;
     }
 
-    /**
-     * Replaces metadata strings that repeat across objects (namespace, label and annotation keys,
-     * label values, owner kinds and API versions, finalizers) with one shared instance each, from a
-     * bounded pool that belongs to the returned transform.
-     */
-    public static <T extends HasMetadata> UnaryOperator<T> shareMetadataStrings() {
-        StringPool pool = new StringPool();
-        return object -> shareStrings(object, pool);
-    }
-
     private static <T extends HasMetadata> T stripFields(T object) {
         if (object.getMetadata() != null) {
             object.getMetadata().setManagedFields(null);
         }
         return object;
-    }
-
-    private static <T extends HasMetadata> T shareStrings(T object, StringPool pool) {
-        ObjectMeta meta = object.getMetadata();
-        if (meta == null) {
-            return object;
-        }
-        meta.setNamespace(pool.share(meta.getNamespace()));
-        meta.setLabels(shareMap(meta.getLabels(), true, pool));
-        meta.setAnnotations(shareMap(meta.getAnnotations(), false, pool));
-        List<OwnerReference> owners = meta.getOwnerReferences();
-        if (owners != null) {
-            for (OwnerReference owner : owners) {
-                owner.setApiVersion(pool.share(owner.getApiVersion()));
-                owner.setKind(pool.share(owner.getKind()));
-            }
-        }
-        List<String> finalizers = meta.getFinalizers();
-        if (finalizers != null) {
-            finalizers.replaceAll(pool::share);
-        }
-        return object;
-    }
-
-    private static Map<String, String> shareMap(Map<String, String> map, boolean values, StringPool pool) {
-        if (map == null || map.isEmpty()) {
-            return map;
-        }
-        Map<String, String> shared = new LinkedHashMap<>(map.size() * 4 / 3 + 1);
-        map.forEach((key, value) -> shared.put(pool.share(key), values ? pool.share(value) : value));
-        return shared;
     }
 }

@@ -4,8 +4,10 @@ import dev.operatorstarter.autoconfigure.InformerCustomizer;
 import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.autoconfigure.wiring.ReconcilerRegistrar.ReconcilerDefinitions;
 import dev.operatorstarter.cache.InformerOptions;
+import dev.operatorstarter.cache.Transforms;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.client.KubernetesClient;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -37,11 +39,20 @@ public final class OperatorInformersAutoConfiguration {
             ObjectProvider<OperatorMetrics> metrics, ObjectProvider<InformerCustomizer> customizers) {
         InformerOptions.Builder options = InformerOptions.builder()
                 .resyncPeriod(properties.informers().resyncPeriod()).metrics(OperatorMetrics.of(metrics).reflectors());
-        if (!properties.informers().stripManagedFields()) {
-            options.transform(UnaryOperator.identity());
-        }
+        options.transform(transform(properties.informers()));
         customizers.orderedStream().forEach(customizer -> customizer.customize(options));
         return new SharedInformerFactory(client, options.build());
+    }
+
+    /** The transform the informer properties ask for; {@link Transforms#defaults()} for both. */
+    static UnaryOperator<HasMetadata> transform(OperatorProperties.Informers informers) {
+        if (informers.stripManagedFields() && informers.compactObjects()) {
+            return Transforms.defaults();
+        }
+        if (informers.compactObjects()) {
+            return Transforms.compact();
+        }
+        return informers.stripManagedFields() ? Transforms.stripManagedFields() : Transforms.none();
     }
 
     @Bean

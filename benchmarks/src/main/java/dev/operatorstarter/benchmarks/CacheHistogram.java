@@ -1,0 +1,139 @@
+package dev.operatorstarter.benchmarks;
+
+import dev.operatorstarter.cache.Transforms;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.rest.ListOptions;
+import dev.operatorstarter.internal.Json;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.UnaryOperator;
+import org.openjdk.jol.info.GraphLayout;
+
+/**
+ * Where the bytes of one cached object go: the objects only it holds, by class. Each object is
+ * decoded from the same JSON an informer decodes, through the same transform; the figure is what
+ * one more object of the kind costs: everything it references minus what a few of its kind, decoded
+ * through the same transform before it, hold already (strings and collections shared through the
+ * transform's pool count once, for the first). Sizes from JOL, for this JVM's object layout.
+ */
+final class CacheHistogram {
+
+    /** Objects of the kind decoded before the measured one. */
+    private static final int OTHERS = 8;
+    /** Classes named in a histogram; the rest are summed in one row. */
+    private static final int TOP = 12;
+
+    private CacheHistogram() {
+    }
+
+    /** One class's share of the measured object. */
+    record Row(String type, long count, long bytes) {
+    }
+
+    /**
+     * The classes of one more object decoded from {@code json} (at least {@link #OTHERS} + 1
+     * encoded objects of one kind) as {@code type}, through a transform from {@code transforms}.
+     */
+    static List<Row> marginal(List<byte[]> json, Class<? extends HasMetadata> type,
+            java.util.function.Supplier<UnaryOperator<HasMetadata>> transforms) {
+        if (json.size() <= OTHERS) {
+            throw new IllegalArgumentException("need at least " + (OTHERS + 1) + " objects, got " + json.size());
+        }
+        UnaryOperator<HasMetadata> transform = transforms.get();
+        Object[] others = new Object[OTHERS];
+        for (int i = 0; i < OTHERS; i++) {
+            others[i] = transform.apply(Json.MAPPER.readValue(json.get(i), type));
+        }
+        Object measured = transform.apply(Json.MAPPER.readValue(json.get(OTHERS), type));
+        GraphLayout layout = GraphLayout.parseInstance(measured).subtract(GraphLayout.parseInstance(others));
+        List<Row> rows = new ArrayList<>();
+        for (Class<?> c : layout.getClasses()) {
+            rows.add(new Row(shortName(c), layout.getClassCounts().count(c), layout.getClassSizes().count(c)));
+        }
+        rows.sort(Comparator.comparingLong(Row::bytes).reversed().thenComparing(Row::type));
+        return rows;
+    }
+
+    /** A markdown table of {@code rows}: the largest {@link #TOP} classes, the rest in one row, and the total. */
+    static String table(String title, List<Row> rows) {
+        StringBuilder table = new StringBuilder("| " + title + " | objects | bytes |\n|---|---|---|\n");
+        long count = 0;
+        long bytes = 0;
+        long otherCount = 0;
+        long otherBytes = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            Row row = rows.get(i);
+            count += row.count();
+            bytes += row.bytes();
+            if (i < TOP) {
+                table.append(String.format(Locale.ROOT, "| `%s` | %,d | %,d |%n", row.type(), row.count(), row.bytes()));
+            } else {
+                otherCount += row.count();
+                otherBytes += row.bytes();
+            }
+        }
+        if (otherCount > 0) {
+            table.append(String.format(Locale.ROOT, "| %d other classes | %,d | %,d |%n", rows.size() - TOP, otherCount,
+                    otherBytes));
+        }
+        table.append(String.format(Locale.ROOT, "| **total** | %,d | **%,d** |%n", count, bytes));
+        return table.toString();
+    }
+
+    /** The class name without the packages every reader knows. */
+    static String shortName(Class<?> type) {
+        if (type.isArray()) {
+            return shortName(type.getComponentType()) + "[]";
+        }
+        String name = type.getName();
+        for (String prefix : List.of("io.fabric8.kubernetes.api.model.", "java.lang.", "java.util.",
+                "dev.operatorstarter.cache.")) {
+            if (name.startsWith(prefix)) {
+                return name.substring(prefix.length());
+            }
+        }
+        return name;
+    }
+
+    /**
+     * The benchmark section: the histograms of one ConfigMap and one Pod as the API server returns
+     * them from {@code configMaps} and {@code pods} (namespaces), cached in full and as metadata,
+     * with the default transform, and the full objects with none.
+     */
+    static String section(KubernetesClient client, String configMaps, String pods) {
+        List<byte[]> configMapJson = sample(client.coreV1().configMaps().inNamespace(configMaps));
+        List<byte[]> podJson = sample(client.coreV1().pods().inNamespace(pods));
+        StringBuilder section = new StringBuilder("### Where the bytes of one cached object go\n\n"
+                + "What one more cached object costs, by class: everything it references minus what " + OTHERS
+                + " objects of its kind decoded through the same transform before it hold already (so strings and "
+                + "collections shared through the transform's pool count once, for the first). Objects as the API "
+                + "server returns them from the benchmark's namespaces, managedFields included before the transform; "
+                + "sizes from JOL " + "for this JVM's layout. The indexer's key and index entries (about 150 B per "
+                + "object) are not included.\n\n");
+        for (Case c : List.of(new Case("ConfigMap, default transform", configMapJson, ConfigMap.class, true),
+                new Case("ConfigMap, no transform", configMapJson, ConfigMap.class, false),
+                new Case("ConfigMap, metadata only", configMapJson, PartialObjectMetadata.class, true),
+                new Case("Pod, default transform", podJson, Pod.class, true),
+                new Case("Pod, no transform", podJson, Pod.class, false),
+                new Case("Pod, metadata only", podJson, PartialObjectMetadata.class, true))) {
+            List<Row> rows = marginal(c.json(), c.type(), c.transformed() ? Transforms::defaults : Transforms::none);
+            section.append(table(c.title(), rows)).append('\n');
+        }
+        return section.toString();
+    }
+
+    private record Case(String title, List<byte[]> json, Class<? extends HasMetadata> type, boolean transformed) {
+    }
+
+    private static <T extends HasMetadata> List<byte[]> sample(ResourceClient<T> client) {
+        List<T> items = client.list(ListOptions.builder().limit(OTHERS + 1).build()).items();
+        return items.stream().map(Json.MAPPER::writeValueAsBytes).toList();
+    }
+}

@@ -1,0 +1,49 @@
+package dev.operatorstarter.cache;
+
+import java.util.AbstractList;
+import java.util.List;
+import java.util.RandomAccess;
+
+/**
+ * The read-only list a compacted cached object holds instead of an {@code ArrayList}: its elements
+ * in one exactly sized array (an {@code ArrayList} of one element keeps ten slots). It reads like
+ * any list (nulls included, unlike {@link List#of}); changing it throws
+ * {@link UnsupportedOperationException}. One shared instance stands for every empty list.
+ */
+final class CompactList<E> extends AbstractList<E> implements RandomAccess {
+
+    private static final CompactList<Object> EMPTY = new CompactList<>(new Object[0]);
+
+    private final Object[] elements;
+
+    private CompactList(Object[] elements) {
+        this.elements = elements;
+    }
+
+    /** A list of {@code elements}, which it takes over: the caller must not change the array afterwards. */
+    @SuppressWarnings("unchecked")
+    static <E> CompactList<E> wrap(Object[] elements) {
+        return elements.length == 0 ? (CompactList<E>) EMPTY : new CompactList<>(elements);
+    }
+
+    /** The elements, for comparing two lists by identity of content; never changed by the caller. */
+    Object[] elements() {
+        return elements;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public E get(int index) {
+        return (E) elements[index];
+    }
+
+    @Override
+    public int size() {
+        return elements.length;
+    }
+
+    @Override
+    public Object[] toArray() {
+        return elements.clone();
+    }
+}

@@ -18,7 +18,7 @@ import java.util.Optional;
  * Optional<Secret> token = reader.get(Secret.class, "apps", "token");              // always the API server
  * }</pre>
  *
- * <h2>Guarantees</h2>
+ * <p>Guarantees:
  * <ul>
  * <li><b>A cache answers only what it can answer in full.</b> An informer is used when it has
  *     synced, is running, and covers the read: its namespace is the read's or all namespaces.

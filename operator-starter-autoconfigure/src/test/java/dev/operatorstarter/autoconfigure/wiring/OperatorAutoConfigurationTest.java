@@ -13,6 +13,7 @@ import dev.operatorstarter.autoconfigure.OperatorStatus;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.autoconfigure.RequestMapper;
 import dev.operatorstarter.autoconfigure.Widget;
+import dev.operatorstarter.autoconfigure.widgets.SecretMetadataToConfigMaps;
 import dev.operatorstarter.autoconfigure.endpoint.OperatorEndpoint;
 import dev.operatorstarter.autoconfigure.endpoint.OperatorEndpointAutoConfiguration;
 import dev.operatorstarter.autoconfigure.health.OperatorHealthContributorAutoConfiguration;
@@ -542,20 +543,6 @@ class OperatorAutoConfigurationTest {
         }
     }
 
-    static class SecretMetadataToConfigMaps implements MetadataRequestMapper<Secret> {
-        @Override
-        public java.util.Collection<ReconcileRequest> map(PartialObjectMetadata secret) {
-            return List.of(new ReconcileRequest(secret.getMetadata().getNamespace(), secret.getMetadata().getName()));
-        }
-    }
-
-    static class SecretsToConfigMaps implements RequestMapper<Secret> {
-        @Override
-        public java.util.Collection<ReconcileRequest> map(Secret secret) {
-            return List.of(new ReconcileRequest(secret.getMetadata().getNamespace(), secret.getMetadata().getName()));
-        }
-    }
-
     @SuppressWarnings("rawtypes")
     static class RawMetadataMapper implements MetadataRequestMapper {
         @Override
@@ -576,7 +563,7 @@ class OperatorAutoConfigurationTest {
     @Configuration(proxyBeanMethods = false)
     static class WatchedTwiceConfiguration {
         @Bean
-        @Reconciler(watches = SecretsToConfigMaps.class, watchesMetadata = SecretMetadataToConfigMaps.class)
+        @Reconciler(watches = SecretsToWidgets.class, watchesMetadata = SecretMetadataToConfigMaps.class)
         ReconcileHandler<ConfigMap> configMapReconciler() {
             return request -> ReconcileResult.done();
         }

@@ -6,7 +6,8 @@
  *   <li>{@code dev.operatorstarter.client}: configuration from kubeconfig or in-cluster files,
  *       transport, the REST client, typed, dynamic and discovery clients.</li>
  *   <li>{@code dev.operatorstarter.cache}: shared informers (each a reflector and a delta FIFO
- *       feeding an indexer), the informer factory and listers.</li>
+ *       feeding an indexer), the informer factory, listers, and the {@code ObjectReader} that
+ *       reads from a cache or the API server.</li>
  *   <li>{@code dev.operatorstarter.workqueue}: rate-limited, delaying work queues.</li>
  *   <li>{@code dev.operatorstarter.controller}: the reconcile loop over a work queue.</li>
  *   <li>{@code dev.operatorstarter.leaderelection}: Lease-based leader election.</li>

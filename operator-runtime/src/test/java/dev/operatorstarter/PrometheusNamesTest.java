@@ -2,6 +2,8 @@ package dev.operatorstarter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.operatorstarter.cache.ObjectReader;
+import dev.operatorstarter.cache.ReaderMetrics;
 import dev.operatorstarter.cache.ReflectorMetrics;
 import dev.operatorstarter.client.rest.RequestMetrics;
 import dev.operatorstarter.controller.ControllerMetrics;
@@ -49,6 +51,8 @@ class PrometheusNamesTest {
         reflector.storeCreated("configmaps/a", () -> 3);
         reflector.processingError("configmaps/a", "index");
 
+        ReaderMetrics.micrometer(registry).read("secrets", "get", ObjectReader.Source.API);
+
         String scrape = registry.scrape();
         assertThat(scrape).contains(
                 "workqueue_depth{controller=\"gadgets\",name=\"gadgets\"}",
@@ -76,7 +80,8 @@ class PrometheusNamesTest {
                 "reflector_last_resource_version{name=\"configmaps/a\"} 42",
                 "watch_events_total{name=\"configmaps/a\",type=\"ADDED\"}",
                 "informer_store_size{name=\"configmaps/a\"} 3",
-                "informer_processing_errors_total{name=\"configmaps/a\",stage=\"index\"} 1.0");
+                "informer_processing_errors_total{name=\"configmaps/a\",stage=\"index\"} 1.0",
+                "reader_requests_total{resource=\"secrets\",source=\"api\",verb=\"get\"} 1.0");
     }
 
     @Test

@@ -333,6 +333,11 @@ final class BufferedInformer<T extends HasMetadata> implements SharedIndexInform
         }
     }
 
+    /** True once {@link #stop()} was called: the cache is no longer kept up to date. */
+    boolean isStopped() {
+        return stopped;
+    }
+
     @Override
     public boolean hasSynced() {
         return fifo.hasSynced();

@@ -169,6 +169,14 @@ public final class LabelSelector {
         return requirements.isEmpty();
     }
 
+    /**
+     * True when this selector has every requirement of {@code broader}, so that every object this
+     * one matches, {@code broader} matches too (a cache selected by {@code broader} holds them all).
+     */
+    boolean hasEveryRequirementOf(LabelSelector broader) {
+        return requirements.containsAll(broader.requirements);
+    }
+
     @Override
     public boolean equals(Object other) {
         return other instanceof LabelSelector selector && selector.requirements.equals(requirements);

@@ -127,6 +127,31 @@ public final class SharedInformerFactory implements AutoCloseable {
         informers.values().forEach(BufferedInformer::start);
     }
 
+    /**
+     * The full informers of {@code type} (not its metadata-only or dynamic ones) that are running,
+     * by scope, in the order they were made; none once the factory is closed. For the
+     * {@link ObjectReader}, which reads through them.
+     */
+    @SuppressWarnings("unchecked")
+    synchronized <T extends HasMetadata> Map<InformerScope, SharedIndexInformer<T>> running(ResourceType<T> type) {
+        Map<InformerScope, SharedIndexInformer<T>> running = new LinkedHashMap<>();
+        if (closed) {
+            return running;
+        }
+        informers.forEach((key, informer) -> {
+            if (key.type() == type.javaClass() && key.resource().equals(type.groupVersionResource())
+                    && !informer.isStopped()) {
+                running.put(key.scope(), (SharedIndexInformer<T>) informer);
+            }
+        });
+        return running;
+    }
+
+    /** The client the informers list and watch with. */
+    KubernetesClient client() {
+        return client;
+    }
+
     /** The informers made so far. */
     public synchronized List<SharedIndexInformer<?>> informers() {
         return new ArrayList<>(informers.values());

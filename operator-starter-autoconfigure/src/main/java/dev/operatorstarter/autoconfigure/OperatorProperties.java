@@ -18,6 +18,7 @@ import org.springframework.boot.convert.DurationUnit;
  * @param enabled whether the operator runtime is configured and started at all
  * @param client how to reach the API server
  * @param informers what the shared informers cache and how start-up waits for them
+ * @param reader which reads of the {@code ObjectReader} bean skip the caches
  * @param controllers defaults of every controller
  * @param leaderElection whether and how replicas elect one leader that runs the controllers
  * @param events the Kubernetes Events the application records
@@ -25,7 +26,7 @@ import org.springframework.boot.convert.DurationUnit;
  */
 @ConfigurationProperties("operator")
 public record OperatorProperties(@DefaultValue("true") boolean enabled, @DefaultValue Client client,
-        @DefaultValue Informers informers, @DefaultValue Controllers controllers,
+        @DefaultValue Informers informers, @DefaultValue Reader reader, @DefaultValue Controllers controllers,
         @DefaultValue LeaderElection leaderElection, @DefaultValue Events events, @DefaultValue Metrics metrics) {
 
     /**
@@ -92,6 +93,21 @@ public record OperatorProperties(@DefaultValue("true") boolean enabled, @Default
      *     for Secrets); empty for all
      */
     public record ResourceCache(@DefaultValue("") String labelSelector, @DefaultValue("") String fieldSelector) {
+    }
+
+    /**
+     * The {@code ObjectReader} bean, one reader for every type: it answers from an informer's cache
+     * when the cache holds the answer in full, and from the API server otherwise (a type no
+     * reconciler informs on, another namespace, objects outside a cache's selectors).
+     *
+     * @param uncached resources whose reads always go to the API server, even while a reconciler's
+     *     informer caches them, by plural name and, outside the core group, group: {@code secrets},
+     *     {@code deployments.apps}. For objects that must be read fresh rather than as the cache
+     *     last saw them, such as a Secret another component rotates. Each must name a resource a
+     *     reconciler caches in full (the others are read from the API server anyway); any other
+     *     name fails start-up
+     */
+    public record Reader(@DefaultValue List<String> uncached) {
     }
 
     /**

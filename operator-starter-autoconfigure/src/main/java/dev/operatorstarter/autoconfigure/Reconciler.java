@@ -10,22 +10,33 @@ import java.lang.annotation.Target;
 
 /**
  * Marks a {@link dev.operatorstarter.controller.ReconcileHandler} bean as the logic of a
- * controller: the auto-configuration gives it shared informers for its resource (and for the
- * resources it {@linkplain #owns() owns} or {@linkplain #watches() watches}), a rate-limited
- * work queue, workers, metrics, and starts it once the caches have synced and this replica leads.
+ * controller: the auto-configuration gives it shared informers for its resource and for the
+ * resources it {@linkplain #owns() owns} or {@linkplain #watches() watches} (each in full, or as
+ * metadata only with {@link #ownsMetadata()} and {@link #watchesMetadata()}), a rate-limited work
+ * queue, workers, metrics, and starts it once the caches have synced and this replica leads.
  *
  * <pre>{@code
  * @Component
- * @Reconciler(owns = ConfigMap.class, generationChanged = true)
+ * @Reconciler(owns = ConfigMap.class, watchesMetadata = SecretsToWidgets.class, generationChanged = true)
  * class WidgetReconciler implements ReconcileHandler<Widget> {
- *     public Result reconcile(Request request) { ... }
+ *     public ReconcileResult reconcile(ReconcileRequest request) { ... }
  * }
  * }</pre>
  *
  * <p>Put it on a {@code @Component} class or on a {@code @Bean} method. The annotation and the
  * runtime interface have different names on purpose, so one file uses both without qualifying
- * either. Every resource a reconciler informs on also gets a {@code Lister<T>} bean, which any
- * bean can inject to read the cache.
+ * either. Every resource a reconciler informs on in full also gets a {@code Lister<T>} bean, and
+ * every resource cached as metadata a {@code <resource>MetadataLister}, which any bean can inject
+ * to read the cache.
+ *
+ * <p>How each type is read, and what it costs: <b>in full</b> (the default) the cache holds whole
+ * objects, and the auto-configured {@link dev.operatorstarter.cache.ObjectReader} reads them from
+ * it; <b>metadata only</b> the cache holds names, labels, annotations and owner references, a
+ * fraction of the memory, read through the {@code <resource>MetadataLister} (the reader reads
+ * whole objects, so it asks the API server for them); <b>uncached</b> (a type no reconciler
+ * informs on, or one listed in {@code operator.reader.uncached}) nothing is held and every read
+ * through the reader goes to the API server. A reconciler that reads through the reader reads
+ * every type the same way, whichever mode configuration chose.
  */
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
@@ -57,8 +68,8 @@ public @interface Reconciler {
      * {@code PartialObjectMetadata} (names, labels, owner references; no data, spec or status), a
      * fraction of the memory. For each resource a {@code Lister<PartialObjectMetadata>} bean named
      * {@code <resource>MetadataLister} (for example {@code configMapMetadataLister}) reads that
-     * cache; inject it by that name. A resource cannot be in both {@code owns} and
-     * {@code ownsMetadata}.
+     * cache; inject it by that name. A resource this reconciler caches in full ({@code owns},
+     * {@code watches}) cannot be here too.
      */
     Class<? extends HasMetadata>[] ownsMetadata() default {};
 
@@ -78,6 +89,18 @@ public @interface Reconciler {
      */
     @SuppressWarnings("rawtypes")
     Class<? extends RequestMapper>[] watches() default {};
+
+    /**
+     * Watched resources cached as metadata only (controller-runtime's
+     * {@code Watches(obj, handler, builder.OnlyMetadata)}): like {@link #watches()}, but each class
+     * is a {@link MetadataRequestMapper MetadataRequestMapper<O>} that maps the
+     * {@code PartialObjectMetadata} of the watched resource {@code O}, so the informer holds no
+     * data, spec or status. The mapper is found or created as for {@code watches}, and each
+     * resource gets the {@code <resource>MetadataLister} bean described at {@link #ownsMetadata()}.
+     * A resource this reconciler caches in full ({@code owns}, {@code watches}) cannot be here too.
+     */
+    @SuppressWarnings("rawtypes")
+    Class<? extends MetadataRequestMapper>[] watchesMetadata() default {};
 
     /**
      * The namespaces to watch; default {@code operator.informers.namespaces} (all namespaces when

@@ -1,7 +1,8 @@
 /**
  * What an application uses from the Spring Boot starter: the
  * {@link dev.operatorstarter.autoconfigure.Reconciler @Reconciler} annotation and its
- * {@link dev.operatorstarter.autoconfigure.RequestMapper}, the {@code operator.*} properties
+ * {@link dev.operatorstarter.autoconfigure.RequestMapper} and
+ * {@link dev.operatorstarter.autoconfigure.MetadataRequestMapper}, the {@code operator.*} properties
  * ({@link dev.operatorstarter.autoconfigure.OperatorProperties}), connection details, the
  * customizers of the client, informers, controllers and leader election, and the read-only
  * {@link dev.operatorstarter.autoconfigure.OperatorStatus}. The auto-configurations, one per

@@ -10,10 +10,13 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 
 /**
@@ -42,17 +45,36 @@ final class OperatorInformers {
 
     /** Every key of {@code operator.informers.resources} must name a resource some reconciler informs on. */
     private void checkResourceNames() {
-        Set<String> known = new java.util.TreeSet<>();
+        Set<String> known = new TreeSet<>();
         for (ReconcilerDefinition definition : definitions) {
             definition.informedResources().forEach(type -> known.add(resourceName(type)));
-            definition.ownedMetadata().forEach(type -> known.add(resourceName(type)));
+            definition.metadataResources().forEach(type -> known.add(resourceName(type)));
         }
-        for (String name : properties.resources().keySet()) {
-            if (!known.contains(name)) {
-                throw new IllegalStateException("operator.informers.resources[" + name + "] names no resource a "
-                        + "reconciler informs on; the names are plural[.group]: " + String.join(", ", known));
-            }
-        }
+        unknown(properties.resources().keySet(), known).ifPresent(name -> {
+            throw new IllegalStateException("operator.informers.resources[" + name + "] names no resource a "
+                    + "reconciler informs on; the names are plural[.group]: " + String.join(", ", known));
+        });
+    }
+
+    /**
+     * The resources of {@code operator.reader.uncached}, checked: each must be one a reconciler
+     * caches in full, the only ones the reader would read from a cache.
+     */
+    List<String> uncached(List<String> names) {
+        Set<String> cached = new TreeSet<>();
+        definitions.forEach(definition -> definition.informedResources()
+                .forEach(type -> cached.add(resourceName(type))));
+        List<String> stripped = names.stream().map(String::strip).toList();
+        unknown(stripped, cached).ifPresent(name -> {
+            throw new IllegalStateException("operator.reader.uncached names '" + name + "', which no reconciler "
+                    + "caches in full (its reads go to the API server anyway); the names are plural[.group]: "
+                    + (cached.isEmpty() ? "(none)" : String.join(", ", cached)));
+        });
+        return stripped;
+    }
+
+    private static Optional<String> unknown(Collection<String> names, Set<String> known) {
+        return names.stream().filter(name -> !known.contains(name)).findFirst();
     }
 
     /** The name of {@code type} in {@code operator.informers.resources}: its plural, and its group outside the core. */
@@ -110,7 +132,7 @@ final class OperatorInformers {
         return informers;
     }
 
-    /** The metadata-only informers of an owned {@code type} for {@code definition}: one per watched namespace. */
+    /** The metadata-only informers of an owned or watched {@code type} for {@code definition}: one per watched namespace. */
     List<SharedIndexInformer<PartialObjectMetadata>> metadataSecondaries(ReconcilerDefinition definition,
             Class<? extends HasMetadata> type) {
         List<SharedIndexInformer<PartialObjectMetadata>> informers = new ArrayList<>();
@@ -124,7 +146,7 @@ final class OperatorInformers {
     Lister<PartialObjectMetadata> metadataLister(Class<? extends HasMetadata> type) {
         Set<SharedIndexInformer<PartialObjectMetadata>> informers = new LinkedHashSet<>();
         for (ReconcilerDefinition definition : definitions) {
-            if (definition.ownedMetadata().contains(type)) {
+            if (definition.metadataResources().contains(type)) {
                 informers.addAll(metadataSecondaries(definition, type));
             }
         }
@@ -156,7 +178,7 @@ final class OperatorInformers {
         return listerOf(informers);
     }
 
-    private static <T extends HasMetadata> Lister<T> listerOf(java.util.Collection<SharedIndexInformer<T>> informers) {
+    private static <T extends HasMetadata> Lister<T> listerOf(Collection<SharedIndexInformer<T>> informers) {
         List<Lister<T>> listers = informers.stream().map(SharedIndexInformer::lister).toList();
         return Lister.union(listers);
     }

@@ -4,8 +4,10 @@ import dev.operatorstarter.autoconfigure.InformerCustomizer;
 import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.autoconfigure.wiring.ReconcilerRegistrar.ReconcilerDefinitions;
 import dev.operatorstarter.cache.InformerOptions;
-import dev.operatorstarter.cache.Transforms;
+import dev.operatorstarter.cache.ObjectReader;
+import dev.operatorstarter.cache.ReaderOptions;
 import dev.operatorstarter.cache.SharedInformerFactory;
+import dev.operatorstarter.cache.Transforms;
 import dev.operatorstarter.client.KubernetesClient;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.function.UnaryOperator;
@@ -20,8 +22,9 @@ import org.springframework.context.annotation.Bean;
 /**
  * The informers: the {@link ReconcilerRegistrar} that finds the {@code @Reconciler} beans and
  * registers a controller and listers for each, the {@link SharedInformerFactory} (shaped by
- * {@code operator.informers.*} and every {@link InformerCustomizer}), and the choice of informers
- * for the reconcilers ({@link OperatorInformers}).
+ * {@code operator.informers.*} and every {@link InformerCustomizer}), the choice of informers for
+ * the reconcilers ({@link OperatorInformers}), and the {@link ObjectReader} over them
+ * ({@code operator.reader.*}).
  */
 @AutoConfiguration(after = { OperatorClientAutoConfiguration.class, OperatorMetricsAutoConfiguration.class })
 @ConditionalOnBooleanProperty(name = "operator.enabled", matchIfMissing = true)
@@ -53,6 +56,19 @@ public final class OperatorInformersAutoConfiguration {
             return Transforms.compact();
         }
         return informers.stripManagedFields() ? Transforms.stripManagedFields() : Transforms.none();
+    }
+
+    /**
+     * One reader for every type: an informer's cache where it holds the answer, else the API
+     * server; {@code operator.reader.uncached} resources always from the server.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    ObjectReader objectReader(SharedInformerFactory factory, OperatorInformers informers,
+            OperatorProperties properties, ObjectProvider<OperatorMetrics> metrics) {
+        ReaderOptions.Builder options = ReaderOptions.builder().metrics(OperatorMetrics.of(metrics).reads());
+        informers.uncached(properties.reader().uncached()).forEach(options::uncached);
+        return ObjectReader.of(factory, options.build());
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package dev.operatorstarter.autoconfigure.wiring;
 
+import dev.operatorstarter.cache.ReaderMetrics;
 import dev.operatorstarter.cache.ReflectorMetrics;
 import dev.operatorstarter.client.rest.RequestMetrics;
 import dev.operatorstarter.controller.ControllerMetrics;
@@ -44,8 +45,8 @@ public final class OperatorMetricsAutoConfiguration {
                 return OperatorMetrics.none();
             }
             return new OperatorMetrics(RequestMetrics.micrometer(meters), ReflectorMetrics.micrometer(meters),
-                    ControllerMetrics.micrometer(meters), WorkQueueMetrics.micrometer(meters),
-                    LeaderMetrics.micrometer(meters));
+                    ReaderMetrics.micrometer(meters), ControllerMetrics.micrometer(meters),
+                    WorkQueueMetrics.micrometer(meters), LeaderMetrics.micrometer(meters));
         }
     }
 }

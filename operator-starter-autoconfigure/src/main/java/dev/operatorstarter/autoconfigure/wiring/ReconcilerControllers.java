@@ -1,6 +1,7 @@
 package dev.operatorstarter.autoconfigure.wiring;
 
 import dev.operatorstarter.autoconfigure.ControllerCustomizer;
+import dev.operatorstarter.autoconfigure.MetadataRequestMapper;
 import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.autoconfigure.RequestMapper;
@@ -90,6 +91,11 @@ final class ReconcilerControllers {
         for (Map.Entry<Class<?>, Class<? extends HasMetadata>> watch : definition.watched().entrySet()) {
             watch(builder, definition, mapper(watch.getKey()), watch.getValue());
         }
+        for (Map.Entry<Class<?>, Class<? extends HasMetadata>> watch : definition.watchedMetadata().entrySet()) {
+            MetadataRequestMapper<?> mapper = (MetadataRequestMapper<?>) mapper(watch.getKey());
+            informers.metadataSecondaries(definition, watch.getValue())
+                    .forEach(informer -> builder.watches(informer, mapper::map));
+        }
         ReconcileHandler<T> handler = (ReconcileHandler<T>) beans.getBean(definition.beanName());
         if (annotation.finalizer().isEmpty()) {
             return builder.build(handler);
@@ -109,15 +115,16 @@ final class ReconcilerControllers {
 
     @SuppressWarnings("unchecked")
     private <T extends HasMetadata, O extends HasMetadata> void watch(ControllerBuilder<T> builder,
-            ReconcilerDefinition definition, RequestMapper<?> mapper, Class<O> watched) {
+            ReconcilerDefinition definition, Object mapper, Class<O> watched) {
         RequestMapper<O> typed = (RequestMapper<O>) mapper;
         for (SharedIndexInformer<O> informer : informers.secondaries(definition, watched)) {
             builder.watches(informer, typed::map);
         }
     }
 
-    private RequestMapper<?> mapper(Class<?> type) {
+    /** The bean of a mapper class, else an instance created and autowired for this reconciler. */
+    private Object mapper(Class<?> type) {
         Object mapper = beans.getBeanProvider(type).getIfAvailable();
-        return (RequestMapper<?>) (mapper != null ? mapper : beans.createBean(type));
+        return mapper != null ? mapper : beans.createBean(type);
     }
 }

@@ -3,6 +3,7 @@ package dev.operatorstarter.autoconfigure.wiring;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -18,15 +19,18 @@ import java.util.Map;
  * @param owned the classes of {@link Reconciler#owns()}
  * @param ownedMetadata the classes of {@link Reconciler#ownsMetadata()}, cached as metadata only
  * @param watched each {@link dev.operatorstarter.autoconfigure.RequestMapper} class of {@link Reconciler#watches()} with the resource it maps
+ * @param watchedMetadata each {@link dev.operatorstarter.autoconfigure.MetadataRequestMapper} class of
+ *     {@link Reconciler#watchesMetadata()} with the resource it maps, cached as metadata only
  */
 record ReconcilerDefinition(String beanName, Reconciler annotation, Class<? extends HasMetadata> resource,
         List<Class<? extends HasMetadata>> owned, List<Class<? extends HasMetadata>> ownedMetadata,
-        Map<Class<?>, Class<? extends HasMetadata>> watched) {
+        Map<Class<?>, Class<? extends HasMetadata>> watched, Map<Class<?>, Class<? extends HasMetadata>> watchedMetadata) {
 
     ReconcilerDefinition {
         owned = List.copyOf(owned);
         ownedMetadata = List.copyOf(ownedMetadata);
-        watched = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(watched));
+        watched = Collections.unmodifiableMap(new LinkedHashMap<>(watched));
+        watchedMetadata = Collections.unmodifiableMap(new LinkedHashMap<>(watchedMetadata));
     }
 
     /** The controller's name: the annotation's, else the kind in lower case. */
@@ -40,6 +44,13 @@ record ReconcilerDefinition(String beanName, Reconciler annotation, Class<? exte
         all.add(resource);
         owned.stream().filter(type -> !all.contains(type)).forEach(all::add);
         watched.values().stream().filter(type -> !all.contains(type)).forEach(all::add);
+        return all;
+    }
+
+    /** Every resource this reconciler informs on as metadata only, owned ones first. */
+    List<Class<? extends HasMetadata>> metadataResources() {
+        List<Class<? extends HasMetadata>> all = new ArrayList<>(ownedMetadata);
+        watchedMetadata.values().stream().filter(type -> !all.contains(type)).forEach(all::add);
         return all;
     }
 }

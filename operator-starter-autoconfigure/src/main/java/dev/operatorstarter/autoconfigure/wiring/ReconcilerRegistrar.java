@@ -1,5 +1,6 @@
 package dev.operatorstarter.autoconfigure.wiring;
 
+import dev.operatorstarter.autoconfigure.MetadataRequestMapper;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.autoconfigure.RequestMapper;
 import dev.operatorstarter.cache.Lister;
@@ -27,11 +28,14 @@ import org.springframework.core.ResolvableType;
 /**
  * Finds the {@link Reconciler} beans before any bean is created, and registers for each a
  * {@code Controller<T>} bean and, for every resource it informs on, a {@code Lister<T>} bean
- * (unless the application defines one), so that any bean can inject {@code Lister<ConfigMap>}.
+ * (unless the application defines one), so that any bean can inject {@code Lister<ConfigMap>};
+ * for every resource it caches as metadata only, a {@code Lister<PartialObjectMetadata>} named
+ * {@code <resource>MetadataLister}.
  *
  * <p>The resource of a reconciler comes from {@link Reconciler#resource()}, else from the type
  * argument of its {@code ReconcileHandler<T>} (a class that implements it, or a {@code @Bean}
- * method that returns it); the watched resource of a {@link RequestMapper} from its type argument.
+ * method that returns it); the watched resource of a {@link RequestMapper} or
+ * {@link MetadataRequestMapper} from its type argument.
  */
 final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
 
@@ -60,7 +64,7 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
             registry.registerBeanDefinition(name, controllerBean(definition));
             controllerBeans.put(definition.beanName(), name);
             definition.informedResources().forEach(type -> listers.put(type, true));
-            definition.ownedMetadata().forEach(type -> metadataListers.put(type, true));
+            definition.metadataResources().forEach(type -> metadataListers.put(type, true));
         }
         registry.registerBeanDefinition(DEFINITIONS_BEAN, definitionsBean(definitions, controllerBeans));
         for (Class<? extends HasMetadata> type : listers.keySet()) {
@@ -101,23 +105,46 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
             }
             resource = inferred.asSubclass(HasMetadata.class);
         }
-        Map<Class<?>, Class<? extends HasMetadata>> watched = new LinkedHashMap<>();
-        for (Class<?> mapper : annotation.watches()) {
-            Class<?> type = ResolvableType.forClass(mapper).as(RequestMapper.class).resolveGeneric(0);
+        Map<Class<?>, Class<? extends HasMetadata>> watched = mapped(beanName, annotation.watches(),
+                RequestMapper.class);
+        Map<Class<?>, Class<? extends HasMetadata>> watchedMetadata = mapped(beanName, annotation.watchesMetadata(),
+                MetadataRequestMapper.class);
+        Map<String, List<Class<? extends HasMetadata>>> full = new LinkedHashMap<>();
+        full.put("owns", Arrays.asList(annotation.owns()));
+        full.put("watches", List.copyOf(watched.values()));
+        Map<String, List<Class<? extends HasMetadata>>> metadata = new LinkedHashMap<>();
+        metadata.put("ownsMetadata", Arrays.asList(annotation.ownsMetadata()));
+        metadata.put("watchesMetadata", List.copyOf(watchedMetadata.values()));
+        full.forEach((fullAttribute, fullTypes) -> metadata.forEach((metadataAttribute, metadataTypes) -> {
+            for (Class<? extends HasMetadata> type : metadataTypes) {
+                if (fullTypes.contains(type)) {
+                    throw new BeanDefinitionStoreException("@Reconciler bean '" + beanName + "': " + type.getName()
+                            + " is in both " + fullAttribute + " and " + metadataAttribute + "; keep it in one ("
+                            + metadataAttribute + " caches only its metadata, " + fullAttribute + " whole objects)");
+                }
+            }
+        }));
+        return new ReconcilerDefinition(beanName, annotation, resource, Arrays.asList(annotation.owns()),
+                Arrays.asList(annotation.ownsMetadata()), watched, watchedMetadata);
+    }
+
+    /**
+     * Each class of {@code mappers} with the resource it maps: the type argument of the
+     * {@code mapperType} it implements.
+     */
+    private static Map<Class<?>, Class<? extends HasMetadata>> mapped(String beanName, Class<?>[] mappers,
+            Class<?> mapperType) {
+        Map<Class<?>, Class<? extends HasMetadata>> mapped = new LinkedHashMap<>();
+        for (Class<?> mapper : mappers) {
+            Class<?> type = ResolvableType.forClass(mapper).as(mapperType).resolveGeneric(0);
             if (type == null || !HasMetadata.class.isAssignableFrom(type) || type == HasMetadata.class) {
                 throw new BeanDefinitionStoreException("@Reconciler bean '" + beanName + "': cannot tell which "
-                        + "resource " + mapper.getName() + " maps; declare it as RequestMapper<TheWatchedResource>");
+                        + "resource " + mapper.getName() + " maps; declare it as " + mapperType.getSimpleName()
+                        + "<TheWatchedResource>");
             }
-            watched.put(mapper, type.asSubclass(HasMetadata.class));
+            mapped.put(mapper, type.asSubclass(HasMetadata.class));
         }
-        for (Class<? extends HasMetadata> type : annotation.ownsMetadata()) {
-            if (Arrays.asList(annotation.owns()).contains(type)) {
-                throw new BeanDefinitionStoreException("@Reconciler bean '" + beanName + "': " + type.getName()
-                        + " is in both owns and ownsMetadata; keep it in one (ownsMetadata caches only its metadata)");
-            }
-        }
-        return new ReconcilerDefinition(beanName, annotation, resource, Arrays.asList(annotation.owns()),
-                Arrays.asList(annotation.ownsMetadata()), watched);
+        return mapped;
     }
 
     private static void checkUniqueNames(List<ReconcilerDefinition> definitions) {

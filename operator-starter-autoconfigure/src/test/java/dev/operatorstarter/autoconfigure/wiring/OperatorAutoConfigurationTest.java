@@ -7,16 +7,20 @@ import dev.operatorstarter.autoconfigure.ControllerCustomizer;
 import dev.operatorstarter.autoconfigure.InformerCustomizer;
 import dev.operatorstarter.autoconfigure.KubernetesClientCustomizer;
 import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
+import dev.operatorstarter.autoconfigure.MetadataRequestMapper;
 import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.autoconfigure.OperatorStatus;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.autoconfigure.RequestMapper;
 import dev.operatorstarter.autoconfigure.Widget;
+import dev.operatorstarter.autoconfigure.widgets.SecretMetadataToConfigMaps;
 import dev.operatorstarter.autoconfigure.endpoint.OperatorEndpoint;
 import dev.operatorstarter.autoconfigure.endpoint.OperatorEndpointAutoConfiguration;
 import dev.operatorstarter.autoconfigure.health.OperatorHealthContributorAutoConfiguration;
 import dev.operatorstarter.cache.InformerOptions;
 import dev.operatorstarter.cache.Lister;
+import dev.operatorstarter.cache.ObjectReader;
+import dev.operatorstarter.cache.ReaderOptions;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.config.ClientConfig;
@@ -124,6 +128,7 @@ class OperatorAutoConfigurationTest {
             assertThat(properties.client().qps()).isZero();
             assertThat(properties.informers().cacheSyncTimeout()).isEqualTo(Duration.ofMinutes(2));
             assertThat(properties.informers().namespaces()).isEmpty();
+            assertThat(properties.reader().uncached()).isEmpty();
             assertThat(properties.controllers().workers()).isEqualTo(1);
             assertThat(properties.controllers().rateLimiter().baseDelay()).isEqualTo(Duration.ofMillis(5));
             assertThat(properties.leaderElection().enabled()).isTrue();
@@ -158,6 +163,7 @@ class OperatorAutoConfigurationTest {
             assertThat(context.getBean(KubernetesClient.class)).isSameAs(context.getBean("ownClient"));
             assertThat(context.getBean(SharedInformerFactory.class)).isSameAs(context.getBean("ownFactory"));
             assertThat(context.getBean(EventRecorder.class)).isSameAs(context.getBean("ownRecorder"));
+            assertThat(context.getBean(ObjectReader.class)).isSameAs(context.getBean("ownReader"));
             assertThat(context.getBean(ClientConfig.class)).isSameAs(context.getBean("ownConfig"));
         });
     }
@@ -239,6 +245,56 @@ class OperatorAutoConfigurationTest {
         });
         runner().withUserConfiguration(OwnedTwiceConfiguration.class).run(context -> assertThat(context
                 .getStartupFailure()).hasMessageContaining("is in both owns and ownsMetadata"));
+    }
+
+    @Test
+    void aWatchedTypeCanBeCachedAsMetadataOnlyWithAListerOfItsOwnAndTheResourcesSelectors() {
+        runner().withUserConfiguration(MetadataWatcherConfiguration.class)
+                .withPropertyValues("operator.informers.resources.secrets.label-selector=app=web").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBeanNamesForType(ResolvableType.forClassWithGenerics(Lister.class,
+                            PartialObjectMetadata.class))).containsExactly("secretMetadataLister");
+                    assertThat(context.getBeanNamesForType(ResolvableType.forClassWithGenerics(Lister.class,
+                            Secret.class))).as("no full cache of the type").isEmpty();
+                    assertThat(context.getBean(SharedInformerFactory.class).informers()).extracting(i -> i.name())
+                            .containsExactlyInAnyOrder("configmaps", "secrets [app=web] (metadata)");
+                    assertThat(context.getBean(Manager.class).controllers()).extracting(s -> s.name())
+                            .containsExactly("configmap");
+                });
+    }
+
+    @Test
+    void aTypeOneReconcilerCachesBothInFullAndAsMetadataFailsNamingBothAttributes() {
+        runner().withUserConfiguration(WatchedTwiceConfiguration.class).run(context -> assertThat(context
+                .getStartupFailure()).hasMessageContaining(Secret.class.getName() + " is in both watches and "
+                        + "watchesMetadata; keep it in one (watchesMetadata caches only its metadata, watches whole objects)"));
+        runner().withUserConfiguration(OwnedAndWatchedAsMetadataConfiguration.class).run(context -> assertThat(context
+                .getStartupFailure()).hasMessageContaining("is in both owns and watchesMetadata"));
+    }
+
+    @Test
+    void aMetadataRequestMapperWhoseResourceCannotBeInferredFailsNamingTheFix() {
+        runner().withUserConfiguration(RawMetadataMapperConfiguration.class).run(context -> assertThat(context
+                .getStartupFailure()).isInstanceOf(BeanDefinitionStoreException.class)
+                .hasMessageContaining(RawMetadataMapper.class.getName())
+                .hasMessageContaining("declare it as MetadataRequestMapper<TheWatchedResource>"));
+    }
+
+    @Test
+    void theReaderTakesTheUncachedResourcesWhichMustBeOnesAReconcilerCachesInFull() {
+        runner().withUserConfiguration(WidgetReconcilerConfiguration.class)
+                .withPropertyValues("operator.reader.uncached=secrets, configmaps").run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(ObjectReader.class);
+                    assertThat(context.getBean(OperatorProperties.class).reader().uncached())
+                            .containsExactly("secrets", "configmaps");
+                });
+        runner().withUserConfiguration(WidgetReconcilerConfiguration.class)
+                .withPropertyValues("operator.reader.uncached=secret").run(context -> assertThat(context
+                        .getStartupFailure()).rootCause().hasMessageContaining("operator.reader.uncached names 'secret'")
+                        .hasMessageContaining("configmaps, secrets, widgets.starter.operatorstarter.dev"));
+        runner().withUserConfiguration(MetadataOwnerConfiguration.class)
+                .withPropertyValues("operator.reader.uncached=secrets").run(context -> assertThat(context
+                        .getStartupFailure()).rootCause().hasMessageContaining("which no reconciler caches in full"));
     }
 
     @Test
@@ -398,6 +454,11 @@ class OperatorAutoConfigurationTest {
         }
 
         @Bean
+        ObjectReader ownReader(SharedInformerFactory ownFactory) {
+            return ObjectReader.of(ownFactory, ReaderOptions.defaults());
+        }
+
+        @Bean
         EventRecorder ownRecorder() {
             return (regarding, type, reason, action, note) -> { };
         }
@@ -477,6 +538,50 @@ class OperatorAutoConfigurationTest {
     static class MetadataOwnerConfiguration {
         @Bean
         @Reconciler(ownsMetadata = Secret.class)
+        ReconcileHandler<ConfigMap> configMapReconciler() {
+            return request -> ReconcileResult.done();
+        }
+    }
+
+    @SuppressWarnings("rawtypes")
+    static class RawMetadataMapper implements MetadataRequestMapper {
+        @Override
+        public java.util.Collection<ReconcileRequest> map(PartialObjectMetadata object) {
+            return List.of();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class MetadataWatcherConfiguration {
+        @Bean
+        @Reconciler(watchesMetadata = SecretMetadataToConfigMaps.class)
+        ReconcileHandler<ConfigMap> configMapReconciler() {
+            return request -> ReconcileResult.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class WatchedTwiceConfiguration {
+        @Bean
+        @Reconciler(watches = SecretsToWidgets.class, watchesMetadata = SecretMetadataToConfigMaps.class)
+        ReconcileHandler<ConfigMap> configMapReconciler() {
+            return request -> ReconcileResult.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnedAndWatchedAsMetadataConfiguration {
+        @Bean
+        @Reconciler(owns = Secret.class, watchesMetadata = SecretMetadataToConfigMaps.class)
+        ReconcileHandler<ConfigMap> configMapReconciler() {
+            return request -> ReconcileResult.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class RawMetadataMapperConfiguration {
+        @Bean
+        @Reconciler(watchesMetadata = RawMetadataMapper.class)
         ReconcileHandler<ConfigMap> configMapReconciler() {
             return request -> ReconcileResult.done();
         }

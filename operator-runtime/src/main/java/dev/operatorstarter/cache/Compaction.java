@@ -39,12 +39,19 @@ final class Compaction {
     private static final Set<String> UNIQUE_METADATA = Set.of("name", "uid", "resourceVersion", "selfLink",
             "creationTimestamp", "deletionTimestamp");
 
-    private static final ClassValue<List<Slot>> PLANS = new ClassValue<>() {
+    private static final ClassValue<Slot[]> PLANS = new ClassValue<>() {
         @Override
-        protected List<Slot> computeValue(Class<?> type) {
+        protected Slot[] computeValue(Class<?> type) {
             return plan(type);
         }
     };
+    private static final ClassValue<Boolean> MODELS = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return type.getName().startsWith(MODEL_PACKAGE);
+        }
+    };
+    private static final Object[] NOTHING = new Object[0];
 
     private final Interner pool;
 
@@ -113,6 +120,9 @@ final class Compaction {
         if (list instanceof CompactList<?>) {
             return list;
         }
+        if (list.isEmpty()) {
+            return CompactList.wrap(NOTHING);
+        }
         Object[] elements = list.toArray();
         boolean strings = elements.length > 0;
         for (int i = 0; i < elements.length; i++) {
@@ -126,6 +136,9 @@ final class Compaction {
     }
 
     private Object compactMap(Map<?, ?> map, Site site, int depth) {
+        if (map.isEmpty()) {
+            return CompactMap.wrap(NOTHING);
+        }
         if (CompactMap.isCompacted(map)) {
             return map;
         }
@@ -169,10 +182,10 @@ final class Compaction {
     }
 
     private static boolean isModel(Class<?> type) {
-        return type.getName().startsWith(MODEL_PACKAGE);
+        return MODELS.get(type);
     }
 
-    private static List<Slot> plan(Class<?> type) {
+    private static Slot[] plan(Class<?> type) {
         List<Slot> slots = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
@@ -195,7 +208,7 @@ final class Compaction {
                         field.getType().isAssignableFrom(CompactMap.class)));
             }
         }
-        return List.copyOf(slots);
+        return slots.toArray(new Slot[0]);
     }
 
     /** What was learnt about the values of one field: whether they repeat enough to be pooled. */

@@ -1,58 +1,117 @@
 package dev.operatorstarter.benchmarks;
 
 import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.rest.ListOptions;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.IntFunction;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /**
  * The objects the informer benchmarks cache, created once on the API server and shared by every
  * subject: ConfigMaps with about 1 KiB of data, and Pods shaped like a typical Deployment's
- * (labels, annotations, two containers with env, probes, resources and mounts). They carry no
- * owner reference: the garbage collector would delete Pods whose owner does not exist. Pods stay
- * Pending (there is no kubelet or scheduler), which does not change what a client caches.
+ * (labels, annotations, two containers with env, probes, resources and mounts), each
+ * {@link Workload} in a namespace of its own. They carry no owner reference: the garbage
+ * collector would delete Pods whose owner does not exist. Pods stay Pending (there is no kubelet
+ * or scheduler), which does not change what a client caches.
  */
 final class Dataset {
 
-    static final String CONFIGMAPS = "bench-configmaps";
-    static final String PODS = "bench-pods";
-    /** Holds nothing but its kube-root-ca.crt ConfigMap: each subject's fixed cost, subtracted to get the cache's. */
-    static final String EMPTY = "bench-empty";
+    /**
+     * Holds one object of each kind (its kube-root-ca.crt ConfigMap and one Pod): each subject's
+     * informer there costs its fixed cost, subtracted to get the cache's. One object rather than
+     * none, so that what a client builds once per type on first decoding one (its deserializers)
+     * counts as fixed, not as the cache's.
+     */
+    static final String BASELINE = "bench-baseline";
+    /** Concurrent create requests: enough to keep the local API server and etcd busy on 2 cores. */
+    private static final int PARALLEL_REQUESTS = 16;
+    private static final Duration NAMESPACE_READY = Duration.ofMinutes(2);
 
     private Dataset() {
     }
 
-    static void create(KubernetesClient client, int configMaps, int pods) throws Exception {
-        for (String namespace : List.of(CONFIGMAPS, PODS, EMPTY)) {
+    /**
+     * Creates the namespace of each workload and {@link #BASELINE}, then the objects, {@value #PARALLEL_REQUESTS}
+     * requests at a time; returns once each namespace lists exactly its workload's objects.
+     */
+    static void create(KubernetesClient client, List<Workload> workloads) throws Exception {
+        List<String> namespaces = new ArrayList<>(workloads.stream().map(Workload::namespace).toList());
+        namespaces.add(BASELINE);
+        for (String namespace : namespaces) {
             client.coreV1().namespaces().create(new NamespaceBuilder().withNewMetadata().withName(namespace)
                     .endMetadata().build());
         }
-        parallel(configMaps, i -> client.coreV1().configMaps().inNamespace(CONFIGMAPS).create(configMap(i)));
-        parallel(pods, i -> client.coreV1().pods().inNamespace(PODS).create(pod(i)));
-    }
-
-    private static void parallel(int count, IntFunction<Object> create) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(8);
+        for (String namespace : namespaces) {
+            // the controller manager adds both; a Pod cannot be created before its service account exists
+            await(() -> client.coreV1().serviceAccounts().inNamespace(namespace).find("default").isPresent()
+                    && client.coreV1().configMaps().inNamespace(namespace).find("kube-root-ca.crt").isPresent(),
+                    "the default service account and kube-root-ca.crt in " + namespace);
+        }
+        client.coreV1().pods().inNamespace(BASELINE).create(pod(0));
+        ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_REQUESTS);
         try {
-            List<Future<Object>> done = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                int index = i;
-                done.add(pool.submit(() -> create.apply(index)));
+            List<Future<?>> done = new ArrayList<>();
+            for (Workload workload : workloads) {
+                ResourceClient<? extends HasMetadata> resources = resources(client, workload.kind())
+                        .inNamespace(workload.namespace());
+                for (int i = 0; i < workload.objects(); i++) {
+                    int index = i;
+                    done.add(pool.submit(() -> create(resources, workload.kind(), index)));
+                }
             }
-            for (Future<Object> future : done) {
+            for (Future<?> future : done) {
                 future.get();
             }
         } finally {
             pool.shutdownNow();
+        }
+        for (Workload workload : workloads) {
+            long listed = count(client, workload);
+            if (listed != workload.listed()) {
+                throw new IllegalStateException(workload.namespace() + " lists " + listed + " " + workload.kind().resource()
+                        + ", not " + workload.listed());
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object create(ResourceClient<? extends HasMetadata> resources, Workload.Kind kind, int index) {
+        return kind == Workload.Kind.PODS ? ((ResourceClient<Pod>) resources).create(pod(index))
+                : ((ResourceClient<ConfigMap>) resources).create(configMap(index));
+    }
+
+    private static ResourceClient<? extends HasMetadata> resources(KubernetesClient client, Workload.Kind kind) {
+        return kind == Workload.Kind.PODS ? client.coreV1().pods() : client.coreV1().configMaps();
+    }
+
+    /** The objects of the workload's kind in its namespace, as the server lists them (page by page). */
+    static long count(KubernetesClient client, Workload workload) {
+        try (Stream<? extends HasMetadata> objects = resources(client, workload.kind()).inNamespace(workload.namespace())
+                .listAll(ListOptions.builder().limit(500).build())) {
+            return objects.count();
+        }
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + NAMESPACE_READY.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no " + what + " after " + NAMESPACE_READY);
+            }
+            Thread.sleep(100);
         }
     }
 

@@ -31,7 +31,9 @@ import java.util.function.UnaryOperator;
  * client until the cache has synced, then the heap it retains after a full GC. Prints one line:
  * {@code RESULT <syncMillis> <retainedBytes> <cachedObjects>}.
  *
- * <p>Usage: {@code InformerRun <subject> <configmaps|pods> <namespace> <kubeconfig>}
+ * <p>Usage: {@code InformerRun <subject> <full|metadata> <configmaps|pods> <namespace> <kubeconfig>}.
+ * Metadata only: ours is {@code metadataInformerFor}; the official client's is
+ * {@link OfficialMetadataInformer}; fabric8 has none (refused).
  */
 public final class InformerRun {
 
@@ -40,15 +42,19 @@ public final class InformerRun {
 
     public static void main(String[] args) throws Exception {
         Subject subject = Subject.parse(args[0]);
-        boolean pods = args[1].equals("pods");
-        String namespace = args[2];
-        Path kubeconfig = Path.of(args[3]);
+        boolean metadata = Projection.parse(args[1]) == Projection.METADATA_ONLY;
+        boolean pods = Workload.Kind.parse(args[2]) == Workload.Kind.PODS;
+        String namespace = args[3];
+        Path kubeconfig = Path.of(args[4]);
+        if (metadata && subject == Subject.FABRIC8) {
+            throw new IllegalArgumentException("fabric8 8.0.0 has no metadata-only informer");
+        }
         long baseline = usedHeapAfterGc();
         long started = System.nanoTime();
         Cache cache = switch (subject) {
-            case OURS, OURS_NO_TRANSFORM -> ours(subject, pods, namespace, kubeconfig);
+            case OURS, OURS_NO_TRANSFORM -> ours(subject, metadata, pods, namespace, kubeconfig);
             case FABRIC8 -> fabric8(pods, namespace, kubeconfig);
-            case OFFICIAL -> official(pods, namespace, kubeconfig);
+            case OFFICIAL -> official(metadata, pods, namespace, kubeconfig);
         };
         long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
         while (!cache.synced().getAsBoolean()) {
@@ -70,7 +76,7 @@ public final class InformerRun {
     private record Cache(BooleanSupplier synced, IntSupplier size, Object keepAlive) {
     }
 
-    private static Cache ours(Subject subject, boolean pods, String namespace, Path kubeconfig) {
+    private static Cache ours(Subject subject, boolean metadata, boolean pods, String namespace, Path kubeconfig) {
         KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null));
         InformerOptions.Builder options = InformerOptions.builder();
         if (subject == Subject.OURS_NO_TRANSFORM) {
@@ -78,8 +84,10 @@ public final class InformerRun {
         }
         SharedInformerFactory factory = new SharedInformerFactory(client, options.build());
         Class<? extends HasMetadata> type = pods ? Pod.class : ConfigMap.class;
-        dev.operatorstarter.cache.SharedIndexInformer<? extends HasMetadata> informer = factory.informerFor(type,
-                InformerScope.namespace(namespace));
+        InformerScope scope = InformerScope.namespace(namespace);
+        dev.operatorstarter.cache.SharedIndexInformer<? extends HasMetadata> informer = metadata
+                ? factory.metadataInformerFor(type, scope)
+                : factory.informerFor(type, scope);
         factory.start();
         return new Cache(informer::hasSynced, () -> informer.indexer().size(), factory);
     }
@@ -93,13 +101,17 @@ public final class InformerRun {
         return new Cache(informer::hasSynced, () -> informer.getIndexer().list().size(), client);
     }
 
-    private static Cache official(boolean pods, String namespace, Path kubeconfig) throws Exception {
+    private static Cache official(boolean metadata, boolean pods, String namespace, Path kubeconfig) throws Exception {
         ApiClient client = io.kubernetes.client.util.Config.fromConfig(kubeconfig.toString());
         client.setReadTimeout(0); // watches
         io.kubernetes.client.informer.SharedInformerFactory factory = new io.kubernetes.client.informer.SharedInformerFactory(client);
-        io.kubernetes.client.informer.SharedIndexInformer<?> informer = pods
-                ? informer(factory, client, V1Pod.class, V1PodList.class, "pods", namespace)
-                : informer(factory, client, V1ConfigMap.class, V1ConfigMapList.class, "configmaps", namespace);
+        io.kubernetes.client.informer.SharedIndexInformer<?> informer;
+        if (metadata) {
+            informer = OfficialMetadataInformer.register(factory, client, pods ? "pods" : "configmaps", namespace);
+        } else {
+            informer = pods ? informer(factory, client, V1Pod.class, V1PodList.class, "pods", namespace)
+                    : informer(factory, client, V1ConfigMap.class, V1ConfigMapList.class, "configmaps", namespace);
+        }
         factory.startAllRegisteredInformers();
         return new Cache(informer::hasSynced, () -> informer.getIndexer().list().size(), factory);
     }

@@ -4,15 +4,19 @@ import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.test.local.LocalApiServer;
 import dev.operatorstarter.test.local.LocalApiServerOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
@@ -22,43 +26,40 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The whole benchmark suite, one command ({@code benchmarks/run}, or {@code benchmarks/run -quick}):
- * starts the local API server, creates the objects once, runs every subject's informer in fresh
- * JVMs, the JMH micro benchmarks, the watch-throughput ceiling and the reconcile latency, and
- * writes the tables to {@code benchmarks/target/results.md} (and standard output).
+ * starts the local API server, creates the objects of the informers' scale curve once, runs every
+ * subject's informer at every size in fresh JVMs, the JMH micro benchmarks, the watch-throughput
+ * ceiling and the reconcile latency, and writes the tables to
+ * {@code benchmarks/target/benchmarks/results.md} (and standard output).
  */
 public final class Suite {
 
     private static final Logger log = LoggerFactory.getLogger(Suite.class);
 
-    /** How much of everything: the full run, or a quick check of the same steps. */
-    record Size(String name, int configMaps, int pods, int runs, int watchEvents, Duration latency, int jmhWarmups,
-            int jmhIterations, Duration jmhTime) {
-        static final Size FULL = new Size("full", 10_000, 2_000, 5, 100_000, Duration.ofSeconds(30), 3, 5,
-                Duration.ofSeconds(2));
-        static final Size QUICK = new Size("quick", 2_000, 500, 1, 20_000, Duration.ofSeconds(8), 1, 2,
-                Duration.ofSeconds(1));
+    /** How much of everything but the informers' ({@link ScaleCurve}): the full run, or a quick check of the same steps. */
+    record Size(String name, int runs, int watchEvents, Duration latency, int jmhWarmups, int jmhIterations,
+            Duration jmhTime) {
+        static final Size FULL = new Size("full", 5, 100_000, Duration.ofSeconds(30), 3, 5, Duration.ofSeconds(2));
+        static final Size QUICK = new Size("quick", 1, 20_000, Duration.ofSeconds(8), 1, 2, Duration.ofSeconds(1));
     }
-
-    private static final List<String> SECTIONS = List.of("informers", "latency", "watch", "jmh");
 
     private Suite() {
     }
 
     /**
-     * @param args {@code -quick} for the small run; {@code --only=informers,latency,watch,jmh} to run
-     *     some sections (all by default)
+     * @param args see {@link Arguments}: {@code -quick} for the small run; {@code --only=informers,latency,watch,jmh}
+     *     to run some sections (all by default); {@code --configmaps=}, {@code --pods=}, {@code --runs=} for
+     *     another scale curve
      */
     public static void main(String[] args) throws Exception {
-        // exec:exec passes benchmarks/run's arguments as one: split them again
-        List<String> arguments = java.util.Arrays.stream(args).flatMap(arg -> java.util.Arrays.stream(arg.strip().split("\\s+")))
-                .toList();
-        Size size = arguments.contains("-quick") || arguments.contains("--quick") ? Size.QUICK : Size.FULL;
-        List<String> sections = arguments.stream().filter(arg -> arg.startsWith("--only=")).findFirst()
-                .map(arg -> List.of(arg.substring("--only=".length()).split(","))).orElse(SECTIONS);
+        Arguments arguments = Arguments.parse(args);
+        Size size = arguments.quick() ? Size.QUICK : Size.FULL;
+        List<String> sections = arguments.sections();
         long started = System.nanoTime();
         StringBuilder report = new StringBuilder();
-        report.append("<!-- results:start (benchmarks/run").append(size == Size.QUICK ? " -quick" : "").append(", ")
-                .append(LocalDate.now()).append(") -->\n");
+        String given = String.join(" ", Arrays.stream(args).map(String::strip).filter(arg -> !arg.isEmpty()
+                && !arg.equals("--full")).toList());
+        report.append("<!-- results:start (benchmarks/run").append(given.isEmpty() ? "" : " " + given).append(", ")
+                .append(LocalDate.now()).append(", commit ").append(commit()).append(") -->\n");
         report.append(machine()).append('\n');
         Path work = Files.createDirectories(Path.of("target", "benchmarks"));
         if (sections.contains("informers") || sections.contains("latency")) {
@@ -66,10 +67,15 @@ public final class Suite {
                     KubernetesClient admin = KubernetesClient.create(KubeconfigLoader.load(
                             server.connection().kubeconfig(), null))) {
                 if (sections.contains("informers")) {
-                    log.info("creating {} ConfigMaps and {} Pods", size.configMaps(), size.pods());
-                    Dataset.create(admin, size.configMaps(), size.pods());
+                    ScaleCurve curve = arguments.curve();
+                    int objects = curve.workloads().stream().mapToInt(Workload::objects).sum();
+                    log.info("creating {} objects: {}", objects, curve.workloads());
+                    long creating = System.nanoTime();
+                    Dataset.create(admin, curve.workloads());
+                    Duration creation = Duration.ofNanos(System.nanoTime() - creating);
+                    log.info("created {} objects in {} s", objects, creation.toSeconds());
                     Path kubeconfig = TokenKubeconfig.write(admin, server.connection(), work.resolve("token-kubeconfig"));
-                    report.append(informers(size, kubeconfig, admin)).append('\n');
+                    report.append(informers(curve, kubeconfig, objects, creation)).append('\n');
                 }
                 if (sections.contains("latency")) {
                     report.append(latency(size, admin)).append('\n');
@@ -83,13 +89,27 @@ public final class Suite {
             report.append(jmh(size)).append('\n');
         }
         report.append(String.format("Whole suite (%s%s): %d s.%n", size.name(),
-                sections.equals(SECTIONS) ? "" : ", only " + String.join(",", sections),
+                sections.equals(Arguments.SECTIONS) ? "" : ", only " + String.join(",", sections),
                 Duration.ofNanos(System.nanoTime() - started).toSeconds()));
         report.append("<!-- results:end -->\n");
         Files.writeString(work.resolve("results.md"), report);
         System.out.println(report);
         System.out.println("written to " + work.resolve("results.md").toAbsolutePath());
         System.exit(0);
+    }
+
+    /** The checkout measured: {@code git describe --always --dirty}, or {@code unknown}. */
+    private static String commit() {
+        try {
+            Process git = new ProcessBuilder("git", "describe", "--always", "--dirty").redirectErrorStream(true).start();
+            String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            return git.waitFor() == 0 && !out.isEmpty() ? out : "unknown";
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
     }
 
     private static String machine() {
@@ -102,72 +122,81 @@ public final class Suite {
     }
 
     /**
-     * Time to synced and retained heap, each subject in a fresh JVM, subjects interleaved round by
-     * round. Each round also runs every subject on an empty namespace: its retained heap there is
-     * the subject's fixed cost (client, threads, caches of its libraries), and the difference is
-     * what the cache of the objects costs.
+     * The scale curve: time to synced and retained heap of every subject's informer over each
+     * workload, each in a fresh JVM, subjects interleaved round by round; first every subject on
+     * the baseline namespace (one object of the kind), whose retained heap is its fixed cost
+     * (client, threads, its libraries' caches): the difference is what the cache of the objects costs.
      */
-    private static String informers(Size size, Path kubeconfig, KubernetesClient admin) throws Exception {
-        StringBuilder table = new StringBuilder("### Informer sync time and retained heap\n\n"
-                + "min / median / max of " + size.runs() + " runs, each in a fresh JVM. Time to synced counts from "
-                + "before the client is made (a cold JVM: class loading included). Retained heap is the heap used "
-                + "after a full GC once synced, minus the same before the client was made; the cache alone is that "
-                + "minus the subject's median on an empty namespace.\n\n"
-                + "| objects | subject | time to synced | retained heap | cache alone (median) | per object |\n"
-                + "|---|---|---|---|---|---|\n");
-        for (String resource : List.of("configmaps", "pods")) {
-            String namespace = resource.equals("pods") ? Dataset.PODS : Dataset.CONFIGMAPS;
-            // as the server lists them: the namespace's kube-root-ca.crt ConfigMap counts too
-            int count = resource.equals("pods") ? admin.coreV1().pods().inNamespace(namespace).list().items().size()
-                    : admin.coreV1().configMaps().inNamespace(namespace).list().items().size();
-            if (count < (resource.equals("pods") ? size.pods() : size.configMaps())) {
-                throw new IllegalStateException("only " + count + " " + resource + " in " + namespace);
-            }
-            Map<Subject, List<Long>> times = new LinkedHashMap<>();
-            Map<Subject, List<Long>> heaps = new LinkedHashMap<>();
-            Map<Subject, List<Long>> fixed = new LinkedHashMap<>();
-            for (int run = 0; run < size.runs(); run++) {
-                for (Subject subject : Subject.values()) {
-                    String[] result = Forks.run(InformerRun.class, subject.name(), resource, namespace, kubeconfig.toString());
-                    if (Integer.parseInt(result[2]) != count) {
-                        throw new IllegalStateException(subject + " cached " + result[2] + " " + resource + ", not " + count);
+    private static String informers(ScaleCurve curve, Path kubeconfig, int objects, Duration creation) throws Exception {
+        log.info("informers: {} forked JVMs", curve.forks());
+        long started = System.nanoTime();
+        InformerReport results = new InformerReport(curve);
+        for (int run = 0; run < curve.baselineRuns(); run++) {
+            for (Workload.Kind kind : curve.kinds()) {
+                for (Projection projection : Projection.values()) {
+                    for (Subject subject : curve.subjects(kind, projection)) {
+                        String[] result = informer(subject, projection, kind, Dataset.BASELINE, kubeconfig, 1);
+                        results.addBaseline(new InformerReport.Baseline(kind, projection, subject), Long.parseLong(result[1]));
+                        log.info("baseline, {} {} {} run {}: {} bytes", kind.resource(), projection.argument(),
+                                subject, run + 1, result[1]);
                     }
-                    times.computeIfAbsent(subject, s -> new ArrayList<>()).add(Long.parseLong(result[0]));
-                    heaps.computeIfAbsent(subject, s -> new ArrayList<>()).add(Long.parseLong(result[1]));
-                    String[] empty = Forks.run(InformerRun.class, subject.name(), resource, Dataset.EMPTY,
-                            kubeconfig.toString());
-                    fixed.computeIfAbsent(subject, s -> new ArrayList<>()).add(Long.parseLong(empty[1]));
-                    log.info("{} {} run {}: {} ms, {} bytes ({} bytes on an empty namespace)", resource, subject,
-                            run + 1, result[0], result[1], empty[1]);
                 }
             }
-            Map<Subject, Double> caches = new LinkedHashMap<>();
-            for (Subject subject : Subject.values()) {
-                Stats heap = Stats.of(heaps.get(subject));
-                double cache = heap.median() - Stats.of(fixed.get(subject)).median();
-                caches.put(subject, cache);
-                table.append("| ").append(String.format("%,d %s", count, resource)).append(" | ").append(subject.label())
-                        .append(" | ").append(Stats.of(times.get(subject)).format("ms", 1)).append(" | ")
-                        .append(heap.format("MiB", 1 << 20)).append(" | ")
-                        .append(String.format("%.1f MiB", cache / (1 << 20))).append(" | ")
-                        .append(count == 0 ? "" : String.format("%,.0f B", cache / count)).append(" |\n");
-            }
-            table.append(ratios(resource, times, heaps, caches));
         }
-        return table.toString();
+        for (Workload workload : curve.workloads()) {
+            for (int run = 0; run < workload.runs(); run++) {
+                for (Projection projection : Projection.values()) {
+                    for (Subject subject : curve.subjects(workload, projection)) {
+                        String[] result = informer(subject, projection, workload.kind(), workload.namespace(), kubeconfig,
+                                workload.listed());
+                        results.add(new InformerReport.Case(workload, projection, subject),
+                                new InformerReport.Sample(Long.parseLong(result[0]), Long.parseLong(result[1])));
+                        log.info("{} {} {} {} run {}: {} ms, {} bytes", workload.objects(), workload.kind().resource(),
+                                projection.argument(), subject, run + 1, result[0], result[1]);
+                    }
+                }
+            }
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        return "### Informers: the scale curve\n\n" + describe(curve, objects, creation, took) + "\n\n" + results.markdown();
     }
 
-    /** The goals' ratios for one dataset: sync time vs the faster peer, heap vs the smaller peer. */
-    private static String ratios(String resource, Map<Subject, List<Long>> times, Map<Subject, List<Long>> heaps,
-            Map<Subject, Double> caches) {
-        double ourTime = Stats.of(times.get(Subject.OURS)).median();
-        double peerTime = Math.min(Stats.of(times.get(Subject.FABRIC8)).median(), Stats.of(times.get(Subject.OFFICIAL)).median());
-        double ourHeap = Stats.of(heaps.get(Subject.OURS)).median();
-        double peerHeap = Math.min(Stats.of(heaps.get(Subject.FABRIC8)).median(), Stats.of(heaps.get(Subject.OFFICIAL)).median());
-        double ourCache = caches.get(Subject.OURS);
-        double peerCache = Math.min(caches.get(Subject.FABRIC8), caches.get(Subject.OFFICIAL));
-        return String.format("| %s | **ours ÷ the better peer** (medians; goals: time ≤ 0.8x, heap ≤ 0.6x) | **%.2fx** | "
-                + "**%.2fx** | **%.2fx** | |%n", resource, ourTime / peerTime, ourHeap / peerHeap, ourCache / peerCache);
+    /** One subject's informer in a fresh JVM; fails unless it cached exactly {@code expected} objects. */
+    private static String[] informer(Subject subject, Projection projection, Workload.Kind kind, String namespace,
+            Path kubeconfig, int expected) throws Exception {
+        String[] result = Forks.run(InformerRun.class, subject.name(), projection.argument(), kind.resource(), namespace,
+                kubeconfig.toString());
+        if (Integer.parseInt(result[2]) != expected) {
+            throw new IllegalStateException(subject + " cached " + result[2] + " " + kind.resource() + " ("
+                    + projection.argument() + ") in " + namespace + ", not " + expected);
+        }
+        return result;
+    }
+
+    private static String describe(ScaleCurve curve, int objects, Duration creation, Duration took) {
+        List<String> sizes = new ArrayList<>();
+        List<String> withoutTransform = new ArrayList<>();
+        for (Workload.Kind kind : curve.kinds()) {
+            sizes.add(String.join(", ", curve.sizes(kind).stream().map(workload -> String.format("%,d", workload.objects()))
+                    .toList()) + " " + kind.title());
+            curve.sizes(kind).stream().filter(workload -> curve.subjects(workload, Projection.FULL_OBJECTS)
+                    .contains(Subject.OURS_NO_TRANSFORM)).forEach(workload -> withoutTransform.add(String.format("%,d %s",
+                    workload.objects(), kind.title())));
+        }
+        String runs = curve.workloads().stream().map(workload -> String.format("%,d %s: %d", workload.objects(),
+                workload.kind().title(), workload.runs())).collect(Collectors.joining(", "));
+        return String.join(" and ", sizes) + " (ConfigMaps with ~1 KiB of data, Pods shaped like a Deployment's), each "
+                + "size in a namespace of its own; every subject's informer over one namespace in a fresh JVM, subjects "
+                + "interleaved round by round. Runs per subject: " + runs + "; " + curve.baselineRuns()
+                + " on the baseline namespace (one object of each kind). Full objects: ours, fabric8 and the official client at every size, ours "
+                + "without a transform at " + String.join(" and ", withoutTransform) + " only. Metadata only: ours "
+                + "(`metadataInformerFor`) and the official client's equivalent assembled from its parts (a "
+                + "three-field model, its stock informer, an interceptor that negotiates `PartialObjectMetadata`); "
+                + "fabric8 8.0.0 has no metadata-only informer. Time to synced counts from before the client is made "
+                + "(a cold JVM: class loading included). Retained heap is the heap used after a full GC once synced, "
+                + "minus the same before the client was made. The ConfigMap counts include each namespace's "
+                + "`kube-root-ca.crt`. Creating the " + String.format("%,d", objects) + " objects took "
+                + creation.toSeconds() + " s; measuring, " + took.toSeconds() + " s (" + curve.forks() + " JVMs).";
     }
 
     private static String latency(Size size, KubernetesClient admin) throws Exception {

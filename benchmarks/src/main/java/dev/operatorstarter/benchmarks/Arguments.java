@@ -1,0 +1,119 @@
+package dev.operatorstarter.benchmarks;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code benchmarks/run}'s arguments, read by {@link Suite}.
+ *
+ * <ul>
+ *   <li>{@code -quick} (or {@code --quick}): every section, small; {@code --full} (the default): the full run.
+ *   <li>{@code --only=informers,latency,watch,jmh}: some sections (all by default).
+ *   <li>{@code --configmaps=1k,10k,50k}, {@code --pods=2k,10k}: other sizes for the informer scale
+ *       curve ({@code k} for thousands; empty for none of that kind). Default: {@link ScaleCurve#FULL}
+ *       or {@link ScaleCurve#QUICK}.
+ *   <li>{@code --runs=3}: runs per subject at every size, and on the baseline namespace. Default:
+ *       5, and 3 at the largest size of each kind and on the baseline namespace; 1 with {@code -quick}.
+ * </ul>
+ *
+ * @param quick whether {@code -quick} was given
+ * @param sections the sections to run, in the suite's order
+ * @param curve the informer section's scale curve
+ */
+record Arguments(boolean quick, List<String> sections, ScaleCurve curve) {
+
+    static final List<String> SECTIONS = List.of("informers", "latency", "watch", "jmh");
+
+    Arguments {
+        sections = List.copyOf(sections);
+    }
+
+    /** Reads the arguments; exec:exec passes them as one string, so each is split on white space again. */
+    static Arguments parse(String... args) {
+        List<String> arguments = Arrays.stream(args).flatMap(arg -> Arrays.stream(arg.strip().split("\\s+")))
+                .filter(arg -> !arg.isEmpty()).toList();
+        boolean quick = false;
+        List<String> sections = SECTIONS;
+        List<Integer> configMaps = null;
+        List<Integer> pods = null;
+        Integer runs = null;
+        for (String argument : arguments) {
+            if (argument.equals("-quick") || argument.equals("--quick")) {
+                quick = true;
+            } else if (argument.equals("--full")) {
+                quick = false;
+            } else if (argument.startsWith("--only=")) {
+                sections = sections(value(argument));
+            } else if (argument.startsWith("--configmaps=")) {
+                configMaps = counts(argument);
+            } else if (argument.startsWith("--pods=")) {
+                pods = counts(argument);
+            } else if (argument.startsWith("--runs=")) {
+                runs = count(argument, value(argument));
+            } else {
+                throw new IllegalArgumentException("unknown argument: " + argument + " (-quick, --full, --only=, "
+                        + "--configmaps=, --pods=, --runs=)");
+            }
+        }
+        ScaleCurve defaults = quick ? ScaleCurve.QUICK : ScaleCurve.FULL;
+        if (configMaps == null && pods == null && runs == null) {
+            return new Arguments(quick, sections, defaults);
+        }
+        List<Integer> configMapSizes = configMaps != null ? configMaps : sizes(defaults, Workload.Kind.CONFIGMAPS);
+        List<Integer> podSizes = pods != null ? pods : sizes(defaults, Workload.Kind.PODS);
+        int everyRun = runs != null ? runs : quick ? 1 : ScaleCurve.RUNS;
+        int largestRuns = runs != null ? runs : quick ? 1 : ScaleCurve.LARGEST_RUNS;
+        return new Arguments(quick, sections, ScaleCurve.of(configMapSizes, podSizes, everyRun, largestRuns));
+    }
+
+    private static List<Integer> sizes(ScaleCurve curve, Workload.Kind kind) {
+        return curve.sizes(kind).stream().map(Workload::objects).toList();
+    }
+
+    private static List<String> sections(String value) {
+        List<String> chosen = List.of(value.split(","));
+        for (String section : chosen) {
+            if (!SECTIONS.contains(section)) {
+                throw new IllegalArgumentException("--only: no such section: " + section + " (" + String.join(", ", SECTIONS) + ")");
+            }
+        }
+        return SECTIONS.stream().filter(chosen::contains).toList();
+    }
+
+    private static List<Integer> counts(String argument) {
+        String value = value(argument);
+        List<Integer> counts = new ArrayList<>();
+        if (!value.isEmpty()) {
+            for (String count : value.split(",")) {
+                counts.add(count(argument, count));
+            }
+        }
+        return counts;
+    }
+
+    /** {@code 500}, {@code 2k}, {@code 50K}: a positive count. */
+    private static int count(String argument, String text) {
+        String digits = text.strip().toLowerCase(Locale.ROOT);
+        int factor = digits.endsWith("k") ? 1_000 : 1;
+        try {
+            int count = Math.multiplyExact(Integer.parseInt(factor == 1 ? digits : digits.substring(0, digits.length() - 1)),
+                    factor);
+            if (count < 1) {
+                throw new IllegalArgumentException(name(argument) + ": must be at least 1, was " + text);
+            }
+            return count;
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException(name(argument) + ": not a count: " + text, e);
+        }
+    }
+
+    private static String value(String argument) {
+        return argument.substring(argument.indexOf('=') + 1);
+    }
+
+    private static String name(String argument) {
+        return argument.substring(0, argument.indexOf('='));
+    }
+}

@@ -136,12 +136,4 @@ final class CompactMap<K, V> extends AbstractMap<K, V> {
             }
         };
     }
-
-    /** {@code true} for the forms {@link Compaction} leaves behind, which need no second pass. */
-    static boolean isCompacted(Map<?, ?> map) {
-        return map instanceof CompactMap || map.getClass() == READ_ONLY_VIEW;
-    }
-
-    private static final Class<?> READ_ONLY_VIEW = java.util.Collections.unmodifiableMap(new java.util.HashMap<>())
-            .getClass();
 }

@@ -52,6 +52,8 @@ final class Compaction {
         }
     };
     private static final Object[] NOTHING = new Object[0];
+    /** The class of the read-only view that holds maps too large for {@link CompactMap}. */
+    private static final Class<?> READ_ONLY_VIEW = Collections.unmodifiableMap(new LinkedHashMap<>()).getClass();
 
     private final Interner pool;
 
@@ -73,7 +75,7 @@ final class Compaction {
     }
 
     /** One reference field of a model class, and what was learnt about its values. */
-    record Slot(Field field, Site site, boolean takesList, boolean takesMap) {
+    private record Slot(Field field, Site site, boolean takesList, boolean takesMap) {
     }
 
     private void visit(Object model, int depth) {
@@ -124,7 +126,7 @@ final class Compaction {
             return CompactList.wrap(NOTHING);
         }
         Object[] elements = list.toArray();
-        boolean strings = elements.length > 0;
+        boolean strings = true;
         for (int i = 0; i < elements.length; i++) {
             if (elements[i] != null) {
                 elements[i] = compact(elements[i], site, true, true, depth + 1);
@@ -139,14 +141,8 @@ final class Compaction {
         if (map.isEmpty()) {
             return CompactMap.wrap(NOTHING);
         }
-        if (CompactMap.isCompacted(map)) {
-            return map;
-        }
-        if (map.size() > CompactMap.MAX_SIZE) {
-            Map<Object, Object> copy = new LinkedHashMap<>((int) (map.size() / 0.75f) + 1);
-            map.forEach((key, value) -> copy.put(key instanceof String s ? share(s, site.keys) : key,
-                    value == null ? null : compact(value, site, true, true, depth + 1)));
-            return Collections.unmodifiableMap(copy);
+        if (map instanceof CompactMap<?, ?> || map.getClass() == READ_ONLY_VIEW) {
+            return map; // compacted already
         }
         Object[] slots = new Object[map.size() * 2];
         boolean strings = true;
@@ -159,8 +155,15 @@ final class Compaction {
             slots[i++] = value;
             strings &= value instanceof String;
         }
+        if (map.size() > CompactMap.MAX_SIZE) {
+            Map<Object, Object> hashed = new LinkedHashMap<>((int) (map.size() / 0.75f) + 1);
+            for (int k = 0; k < slots.length; k += 2) {
+                hashed.put(slots[k], slots[k + 1]);
+            }
+            return Collections.unmodifiableMap(hashed);
+        }
         CompactMap<?, ?> compacted = CompactMap.wrap(slots);
-        return strings && !compacted.isEmpty() ? shareWhole(compacted, site) : compacted;
+        return strings ? shareWhole(compacted, site) : compacted;
     }
 
     private String share(String value, Site.Stats stats) {

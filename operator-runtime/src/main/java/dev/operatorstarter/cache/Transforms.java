@@ -24,7 +24,8 @@ public final class Transforms {
     }
 
     /**
-     * Makes each object smaller without changing what it reads as (about half the heap of a Pod):
+     * Makes each object smaller without changing what it reads as (a Pod without its managedFields
+     * takes about a third of the heap it took before):
      * <ul>
      * <li>strings that repeat across objects, anywhere in the object, and boxed numbers become one
      *     shared instance each, from a bounded pool that belongs to the returned transform (it

@@ -76,7 +76,7 @@ public final class Suite {
                     log.info("created {} objects in {} s", objects, creation.toSeconds());
                     Path kubeconfig = TokenKubeconfig.write(admin, server.connection(), work.resolve("token-kubeconfig"));
                     report.append(informers(curve, kubeconfig, objects, creation)).append('\n');
-                    report.append(histograms(admin, curve)).append('\n');
+                    report.append(CacheHistogram.section(admin, curve)).append('\n');
                 }
                 if (sections.contains("latency")) {
                     report.append(latency(size, admin)).append('\n');
@@ -128,21 +128,6 @@ public final class Suite {
      * the baseline namespace (one object of the kind), whose retained heap is its fixed cost
      * (client, threads, its libraries' caches): the difference is what the cache of the objects costs.
      */
-    /** Where the bytes of one cached ConfigMap and one cached Pod go, from the smallest workload of each kind. */
-    private static String histograms(KubernetesClient admin, ScaleCurve curve) {
-        String configMaps = smallest(curve, Workload.Kind.CONFIGMAPS);
-        String pods = smallest(curve, Workload.Kind.PODS);
-        if (configMaps == null || pods == null) {
-            return "";
-        }
-        return CacheHistogram.section(admin, configMaps, pods);
-    }
-
-    private static String smallest(ScaleCurve curve, Workload.Kind kind) {
-        return curve.workloads().stream().filter(workload -> workload.kind() == kind)
-                .min(java.util.Comparator.comparingInt(Workload::objects)).map(Workload::namespace).orElse(null);
-    }
-
     private static String informers(ScaleCurve curve, Path kubeconfig, int objects, Duration creation) throws Exception {
         log.info("informers: {} forked JVMs", curve.forks());
         long started = System.nanoTime();

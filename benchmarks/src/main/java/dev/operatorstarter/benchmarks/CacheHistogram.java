@@ -5,10 +5,8 @@ import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.internal.Json;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
-import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -118,7 +116,7 @@ final class CacheHistogram {
                 + "sizes from JOL for this JVM's layout. The indexer's key and index entries (about 150 B per "
                 + "object) are not included.\n\n");
         for (Workload.Kind kind : curve.kinds()) {
-            Class<? extends HasMetadata> type = kind == Workload.Kind.PODS ? Pod.class : ConfigMap.class;
+            Class<? extends HasMetadata> type = kind.type();
             String name = type.getSimpleName();
             Optional<Workload> sampled = sampled(curve, kind);
             if (sampled.isEmpty()) {
@@ -144,7 +142,8 @@ final class CacheHistogram {
         return curve.sizes(kind).stream().filter(workload -> workload.objects() > OTHERS).findFirst();
     }
 
-    private record Case(String title, Class<? extends HasMetadata> type, Supplier<UnaryOperator<HasMetadata>> transforms) {
+    private record Case(String title, Class<? extends HasMetadata> type,
+            Supplier<UnaryOperator<HasMetadata>> transforms) {
     }
 
     private static <T extends HasMetadata> List<byte[]> sample(ResourceClient<T> client) {

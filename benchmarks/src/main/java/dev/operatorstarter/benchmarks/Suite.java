@@ -36,7 +36,7 @@ public final class Suite {
     private static final Logger log = LoggerFactory.getLogger(Suite.class);
 
     /** How much of everything but the informers' ({@link ScaleCurve}): the full run, or a quick check of the same steps. */
-    record Size(String name, int runs, int watchEvents, Duration latency, int jmhWarmups, int jmhIterations,
+    record Size(String name, int watchRuns, int watchEvents, Duration latency, int jmhWarmups, int jmhIterations,
             Duration jmhTime) {
         static final Size FULL = new Size("full", 5, 100_000, Duration.ofSeconds(30), 3, 5, Duration.ofSeconds(2));
         static final Size QUICK = new Size("quick", 1, 20_000, Duration.ofSeconds(8), 1, 2, Duration.ofSeconds(1));
@@ -213,13 +213,13 @@ public final class Suite {
         StringBuilder table = new StringBuilder("### Watch throughput ceiling\n\n" + String.format("%,d", size.watchEvents())
                 + " ADDED events of ~1 KiB ConfigMaps streamed by an in-process HTTP server as fast as the client "
                 + "reads; events per second delivered to an informer handler, from the first to the last; min / median / "
-                + "max of " + watchRuns(size) + " fresh JVMs.\n\n| subject | events per second |\n|---|---|\n");
+                + "max of " + size.watchRuns() + " fresh JVMs.\n\n| subject | events per second |\n|---|---|\n");
         byte[] stream = DecodeBenchmark.watchStream(size.watchEvents());
         Map<Subject, Stats> results = new LinkedHashMap<>();
         try (WatchServer server = new WatchServer()) {
             Path kubeconfig = server.kubeconfig(work.resolve("fake-kubeconfig"));
             Map<Subject, List<Long>> rates = new LinkedHashMap<>();
-            for (int run = 0; run < watchRuns(size); run++) {
+            for (int run = 0; run < size.watchRuns(); run++) {
                 for (Subject subject : List.of(Subject.OURS, Subject.FABRIC8, Subject.OFFICIAL)) {
                     server.serve(stream);
                     String[] result = Forks.run(WatchRun.class, subject.name(), kubeconfig.toString(),
@@ -233,10 +233,6 @@ public final class Suite {
         results.forEach((subject, stats) -> table.append("| ").append(subject.label()).append(" | ")
                 .append(stats.format("", 1).strip()).append(" |\n"));
         return table.toString();
-    }
-
-    private static int watchRuns(Size size) {
-        return size == Size.QUICK ? 1 : size.runs();
     }
 
     private static String jmh(Size size) throws Exception {

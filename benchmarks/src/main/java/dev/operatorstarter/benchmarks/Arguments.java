@@ -58,13 +58,10 @@ record Arguments(boolean quick, List<String> sections, ScaleCurve curve) {
             }
         }
         ScaleCurve defaults = quick ? ScaleCurve.QUICK : ScaleCurve.FULL;
-        if (configMaps == null && pods == null && runs == null) {
-            return new Arguments(quick, sections, defaults);
-        }
         List<Integer> configMapSizes = configMaps != null ? configMaps : sizes(defaults, Workload.Kind.CONFIGMAPS);
         List<Integer> podSizes = pods != null ? pods : sizes(defaults, Workload.Kind.PODS);
-        int everyRun = runs != null ? runs : quick ? 1 : ScaleCurve.RUNS;
-        int largestRuns = runs != null ? runs : quick ? 1 : ScaleCurve.LARGEST_RUNS;
+        int everyRun = runs != null ? runs : quick ? ScaleCurve.QUICK_RUNS : ScaleCurve.RUNS;
+        int largestRuns = runs != null ? runs : quick ? ScaleCurve.QUICK_RUNS : ScaleCurve.LARGEST_RUNS;
         return new Arguments(quick, sections, ScaleCurve.of(configMapSizes, podSizes, everyRun, largestRuns));
     }
 

@@ -5,14 +5,14 @@ import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.internal.Json;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
-import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.openjdk.jol.info.GraphLayout;
 
@@ -42,7 +42,7 @@ final class CacheHistogram {
      * encoded objects of one kind) as {@code type}, through a transform from {@code transforms}.
      */
     static List<Row> marginal(List<byte[]> json, Class<? extends HasMetadata> type,
-            java.util.function.Supplier<UnaryOperator<HasMetadata>> transforms) {
+            Supplier<UnaryOperator<HasMetadata>> transforms) {
         if (json.size() <= OTHERS) {
             throw new IllegalArgumentException("need at least " + (OTHERS + 1) + " objects, got " + json.size());
         }
@@ -103,33 +103,47 @@ final class CacheHistogram {
     }
 
     /**
-     * The benchmark section: the histograms of one ConfigMap and one Pod as the API server returns
-     * them from {@code configMaps} and {@code pods} (namespaces), cached in full and as metadata,
-     * with the default transform, and the full objects with none.
+     * The benchmark section: for each kind of {@code curve}, the histograms of one object as the API
+     * server returns it from the namespace of the smallest workload that holds enough objects, cached
+     * in full with the default transform and with none, and as metadata with the default transform.
      */
-    static String section(KubernetesClient client, String configMaps, String pods) {
-        List<byte[]> configMapJson = sample(client.coreV1().configMaps().inNamespace(configMaps));
-        List<byte[]> podJson = sample(client.coreV1().pods().inNamespace(pods));
+    static String section(KubernetesClient client, ScaleCurve curve) {
         StringBuilder section = new StringBuilder("### Where the bytes of one cached object go\n\n"
                 + "What one more cached object costs, by class: everything it references minus what " + OTHERS
                 + " objects of its kind decoded through the same transform before it hold already (so strings and "
                 + "collections shared through the transform's pool count once, for the first). Objects as the API "
                 + "server returns them from the benchmark's namespaces, managedFields included before the transform; "
-                + "sizes from JOL " + "for this JVM's layout. The indexer's key and index entries (about 150 B per "
+                + "sizes from JOL for this JVM's layout. The indexer's key and index entries (about 150 B per "
                 + "object) are not included.\n\n");
-        for (Case c : List.of(new Case("ConfigMap, default transform", configMapJson, ConfigMap.class, true),
-                new Case("ConfigMap, no transform", configMapJson, ConfigMap.class, false),
-                new Case("ConfigMap, metadata only", configMapJson, PartialObjectMetadata.class, true),
-                new Case("Pod, default transform", podJson, Pod.class, true),
-                new Case("Pod, no transform", podJson, Pod.class, false),
-                new Case("Pod, metadata only", podJson, PartialObjectMetadata.class, true))) {
-            List<Row> rows = marginal(c.json(), c.type(), c.transformed() ? Transforms::defaults : Transforms::none);
-            section.append(table(c.title(), rows)).append('\n');
+        for (Workload.Kind kind : curve.kinds()) {
+            Class<? extends HasMetadata> type = kind.type();
+            String name = type.getSimpleName();
+            Optional<Workload> sampled = sampled(curve, kind);
+            if (sampled.isEmpty()) {
+                section.append("No ").append(name).append(" histograms: no workload holds the ").append(OTHERS + 1)
+                        .append(" objects they need.\n\n");
+                continue;
+            }
+            List<byte[]> json = sample(client.resources(type).inNamespace(sampled.get().namespace()));
+            for (Case c : List.of(new Case(name + ", default transform", type, Transforms::defaults),
+                    new Case(name + ", no transform", type, Transforms::none),
+                    new Case(name + ", metadata only", PartialObjectMetadata.class, Transforms::defaults))) {
+                section.append(table(c.title(), marginal(json, c.type(), c.transforms()))).append('\n');
+            }
         }
         return section.toString();
     }
 
-    private record Case(String title, List<byte[]> json, Class<? extends HasMetadata> type, boolean transformed) {
+    /**
+     * The smallest workload of {@code kind} that holds the {@link #OTHERS} + 1 objects a histogram
+     * needs, all of the same shape (a ConfigMap namespace's kube-root-ca.crt lists after them).
+     */
+    static Optional<Workload> sampled(ScaleCurve curve, Workload.Kind kind) {
+        return curve.sizes(kind).stream().filter(workload -> workload.objects() > OTHERS).findFirst();
+    }
+
+    private record Case(String title, Class<? extends HasMetadata> type,
+            Supplier<UnaryOperator<HasMetadata>> transforms) {
     }
 
     private static <T extends HasMetadata> List<byte[]> sample(ResourceClient<T> client) {

@@ -3,6 +3,7 @@ package dev.operatorstarter.benchmarks;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.rest.ListOptions;
+import dev.operatorstarter.test.Eventually;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -16,7 +17,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 /**
@@ -56,20 +57,21 @@ final class Dataset {
         }
         for (String namespace : namespaces) {
             // the controller manager adds both; a Pod cannot be created before its service account exists
-            await(() -> client.coreV1().serviceAccounts().inNamespace(namespace).find("default").isPresent()
-                    && client.coreV1().configMaps().inNamespace(namespace).find("kube-root-ca.crt").isPresent(),
-                    "the default service account and kube-root-ca.crt in " + namespace);
+            Eventually.await("the default service account and kube-root-ca.crt in " + namespace, NAMESPACE_READY, () ->
+                    client.coreV1().serviceAccounts().inNamespace(namespace).find("default").isPresent()
+                    && client.coreV1().configMaps().inNamespace(namespace).find("kube-root-ca.crt").isPresent());
         }
         client.coreV1().pods().inNamespace(BASELINE).create(pod(0));
         ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_REQUESTS);
         try {
             List<Future<?>> done = new ArrayList<>();
             for (Workload workload : workloads) {
-                ResourceClient<? extends HasMetadata> resources = resources(client, workload.kind())
-                        .inNamespace(workload.namespace());
-                for (int i = 0; i < workload.objects(); i++) {
-                    int index = i;
-                    done.add(pool.submit(() -> create(resources, workload.kind(), index)));
+                String namespace = workload.namespace();
+                if (workload.kind() == Workload.Kind.PODS) {
+                    submit(pool, done, client.coreV1().pods().inNamespace(namespace), Dataset::pod, workload.objects());
+                } else {
+                    submit(pool, done, client.coreV1().configMaps().inNamespace(namespace), Dataset::configMap,
+                            workload.objects());
                 }
             }
             for (Future<?> future : done) {
@@ -87,31 +89,20 @@ final class Dataset {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static Object create(ResourceClient<? extends HasMetadata> resources, Workload.Kind kind, int index) {
-        return kind == Workload.Kind.PODS ? ((ResourceClient<Pod>) resources).create(pod(index))
-                : ((ResourceClient<ConfigMap>) resources).create(configMap(index));
-    }
-
-    private static ResourceClient<? extends HasMetadata> resources(KubernetesClient client, Workload.Kind kind) {
-        return kind == Workload.Kind.PODS ? client.coreV1().pods() : client.coreV1().configMaps();
+    /** Submits the creation of objects {@code 0} to {@code count - 1} of {@code resources}' type to {@code pool}. */
+    private static <T extends HasMetadata> void submit(ExecutorService pool, List<Future<?>> done,
+            ResourceClient<T> resources, IntFunction<T> object, int count) {
+        for (int i = 0; i < count; i++) {
+            int index = i;
+            done.add(pool.submit(() -> resources.create(object.apply(index))));
+        }
     }
 
     /** The objects of the workload's kind in its namespace, as the server lists them (page by page). */
     static long count(KubernetesClient client, Workload workload) {
-        try (Stream<? extends HasMetadata> objects = resources(client, workload.kind()).inNamespace(workload.namespace())
-                .listAll(ListOptions.builder().limit(500).build())) {
+        try (Stream<? extends HasMetadata> objects = client.resources(workload.kind().type())
+                .inNamespace(workload.namespace()).listAll(ListOptions.builder().limit(500).build())) {
             return objects.count();
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + NAMESPACE_READY.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no " + what + " after " + NAMESPACE_READY);
-            }
-            Thread.sleep(100);
         }
     }
 

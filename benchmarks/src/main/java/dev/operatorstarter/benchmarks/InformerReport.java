@@ -143,11 +143,12 @@ final class InformerReport {
                 "The cache alone ÷ its objects (medians; the baseline namespace's one object of the kind counts "
                         + "in neither). A dash: not measured at that size; none: fabric8 8.0.0 has no metadata-only "
                         + "informer.",
-                "ours ÷ the smaller peer", this::bytesCell, this::bytesRatio));
+                "ours ÷ the smaller peer", measured -> bytesCell(bytesPerObject(measured)), this::bytesRatio));
         out.append(perObjectTable("Marginal bytes per object",
                 "What each object added from the next smaller size to this one: the difference of the median "
                         + "retained heaps ÷ the difference in objects listed. No baseline involved.",
-                "ours ÷ the smaller peer", this::marginalCell, this::marginalBytesRatio));
+                "ours ÷ the smaller peer", measured -> bytesCell(marginalBytesPerObject(measured)),
+                this::marginalBytesRatio));
         out.append(perObjectTable("Time to synced per object",
                 "Median time to synced ÷ the objects listed, with the median itself in brackets. It counts "
                         + "from before the client is made in a fresh JVM, so class loading weighs on the small sizes.",
@@ -171,7 +172,8 @@ final class InformerReport {
                 for (Workload workload : curve.sizes(kind)) {
                     table.append("| ").append(objects(workload, projection)).append(" |");
                     for (Subject subject : Subject.values()) {
-                        table.append(' ').append(cell.apply(new Case(workload, projection, subject))).append(" |");
+                        Case measured = new Case(workload, projection, subject);
+                        table.append(' ').append(noInformer(measured) ? "none" : cell.apply(measured)).append(" |");
                     }
                     OptionalDouble value = ratio.apply(workload, projection);
                     table.append(' ').append(value.isPresent() ? String.format("**%.2fx**", value.getAsDouble()) : "–")
@@ -182,26 +184,16 @@ final class InformerReport {
         return table.append('\n').toString();
     }
 
-    private String bytesCell(Case measured) {
-        if (measured.projection() == Projection.METADATA_ONLY && measured.subject() == Subject.FABRIC8) {
-            return "none";
-        }
-        OptionalDouble bytes = bytesPerObject(measured);
-        return bytes.isPresent() ? String.format("%,.0f B", bytes.getAsDouble()) : "–";
+    /** Fabric8 8.0.0 has no metadata-only informer: its cells say "none" rather than "not measured". */
+    private static boolean noInformer(Case measured) {
+        return measured.projection() == Projection.METADATA_ONLY && measured.subject() == Subject.FABRIC8;
     }
 
-    private String marginalCell(Case measured) {
-        if (measured.projection() == Projection.METADATA_ONLY && measured.subject() == Subject.FABRIC8) {
-            return "none";
-        }
-        OptionalDouble bytes = marginalBytesPerObject(measured);
+    private static String bytesCell(OptionalDouble bytes) {
         return bytes.isPresent() ? String.format("%,.0f B", bytes.getAsDouble()) : "–";
     }
 
     private String timeCell(Case measured) {
-        if (measured.projection() == Projection.METADATA_ONLY && measured.subject() == Subject.FABRIC8) {
-            return "none";
-        }
         OptionalDouble millis = syncMillis(measured);
         return millis.isPresent() ? String.format("%,.0f µs (%,.0f ms)", millis.getAsDouble() * 1000 / measured.workload()
                 .listed(), millis.getAsDouble()) : "–";
@@ -220,7 +212,7 @@ final class InformerReport {
                     .append(measured.subject().label()).append(" | ").append(runs.size()).append(" | ")
                     .append(time.format("ms", 1)).append(" | ").append(heap.format("MiB", 1 << 20)).append(" | ")
                     .append(cache.isPresent() ? String.format("%.1f MiB", cache.getAsDouble() / (1 << 20)) : "–")
-                    .append(" | ").append(bytesCell(measured)).append(" |\n");
+                    .append(" | ").append(bytesCell(bytesPerObject(measured))).append(" |\n");
         });
         return table.append('\n').toString();
     }

@@ -5,9 +5,7 @@ import dev.operatorstarter.cache.InformerScope;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.config.KubeconfigLoader;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -43,7 +41,8 @@ public final class InformerRun {
     public static void main(String[] args) throws Exception {
         Subject subject = Subject.parse(args[0]);
         boolean metadata = Projection.parse(args[1]) == Projection.METADATA_ONLY;
-        boolean pods = Workload.Kind.parse(args[2]) == Workload.Kind.PODS;
+        Workload.Kind kind = Workload.Kind.parse(args[2]);
+        boolean pods = kind == Workload.Kind.PODS;
         String namespace = args[3];
         Path kubeconfig = Path.of(args[4]);
         if (metadata && subject == Subject.FABRIC8) {
@@ -52,7 +51,7 @@ public final class InformerRun {
         long baseline = usedHeapAfterGc();
         long started = System.nanoTime();
         Cache cache = switch (subject) {
-            case OURS, OURS_NO_TRANSFORM -> ours(subject, metadata, pods, namespace, kubeconfig);
+            case OURS, OURS_NO_TRANSFORM -> ours(subject, metadata, kind.type(), namespace, kubeconfig);
             case FABRIC8 -> fabric8(pods, namespace, kubeconfig);
             case OFFICIAL -> official(metadata, pods, namespace, kubeconfig);
         };
@@ -76,14 +75,14 @@ public final class InformerRun {
     private record Cache(BooleanSupplier synced, IntSupplier size, Object keepAlive) {
     }
 
-    private static Cache ours(Subject subject, boolean metadata, boolean pods, String namespace, Path kubeconfig) {
+    private static Cache ours(Subject subject, boolean metadata, Class<? extends HasMetadata> type, String namespace,
+            Path kubeconfig) {
         KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null));
         InformerOptions.Builder options = InformerOptions.builder();
         if (subject == Subject.OURS_NO_TRANSFORM) {
             options.transform(UnaryOperator.<HasMetadata>identity());
         }
         SharedInformerFactory factory = new SharedInformerFactory(client, options.build());
-        Class<? extends HasMetadata> type = pods ? Pod.class : ConfigMap.class;
         InformerScope scope = InformerScope.namespace(namespace);
         dev.operatorstarter.cache.SharedIndexInformer<? extends HasMetadata> informer = metadata
                 ? factory.metadataInformerFor(type, scope)

@@ -2,6 +2,7 @@ package dev.operatorstarter.benchmarks;
 
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.common.KubernetesType;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
@@ -57,12 +58,11 @@ final class OfficialMetadataInformer {
         return chain.proceed(request.newBuilder().header("Accept", watch ? ACCEPT_WATCH : ACCEPT_LIST).build());
     }
 
-    /** {@code meta.k8s.io/v1 PartialObjectMetadata}: what the server sends of each object. Read by Gson's reflection. */
-    static final class PartialObject implements KubernetesObject {
+    /** The type fields every Kubernetes object and list has. Read by Gson's reflection, like its subclasses' fields. */
+    abstract static class Typed implements KubernetesType {
 
         private String apiVersion;
         private String kind;
-        private V1ObjectMeta metadata;
 
         @Override
         public String getApiVersion() {
@@ -73,6 +73,12 @@ final class OfficialMetadataInformer {
         public String getKind() {
             return kind;
         }
+    }
+
+    /** {@code meta.k8s.io/v1 PartialObjectMetadata}: what the server sends of each object. */
+    static final class PartialObject extends Typed implements KubernetesObject {
+
+        private V1ObjectMeta metadata;
 
         @Override
         public V1ObjectMeta getMetadata() {
@@ -81,22 +87,10 @@ final class OfficialMetadataInformer {
     }
 
     /** {@code meta.k8s.io/v1 PartialObjectMetadataList}. */
-    static final class PartialObjectList implements KubernetesListObject {
+    static final class PartialObjectList extends Typed implements KubernetesListObject {
 
-        private String apiVersion;
-        private String kind;
         private V1ListMeta metadata;
         private List<PartialObject> items;
-
-        @Override
-        public String getApiVersion() {
-            return apiVersion;
-        }
-
-        @Override
-        public String getKind() {
-            return kind;
-        }
 
         @Override
         public V1ListMeta getMetadata() {

@@ -33,8 +33,10 @@ record ScaleCurve(List<Workload> workloads, int baselineRuns) {
     static final int LARGEST_RUNS = 3;
     /** The full run: 1k, 10k, 50k ConfigMaps and 2k, 10k Pods. */
     static final ScaleCurve FULL = of(List.of(1_000, 10_000, 50_000), List.of(2_000, 10_000), RUNS, LARGEST_RUNS);
+    /** Runs per subject at every size of {@code -quick}, and on the baseline namespace. */
+    static final int QUICK_RUNS = 1;
     /** {@code -quick}: the same steps, small. */
-    static final ScaleCurve QUICK = of(List.of(500, 2_000), List.of(300), 1, 1);
+    static final ScaleCurve QUICK = of(List.of(500, 2_000), List.of(300), QUICK_RUNS, QUICK_RUNS);
 
     ScaleCurve {
         workloads = List.copyOf(workloads);

@@ -36,7 +36,7 @@ public final class Suite {
     private static final Logger log = LoggerFactory.getLogger(Suite.class);
 
     /** How much of everything but the informers' ({@link ScaleCurve}): the full run, or a quick check of the same steps. */
-    record Size(String name, int runs, int watchEvents, Duration latency, int jmhWarmups, int jmhIterations,
+    record Size(String name, int watchRuns, int watchEvents, Duration latency, int jmhWarmups, int jmhIterations,
             Duration jmhTime) {
         static final Size FULL = new Size("full", 5, 100_000, Duration.ofSeconds(30), 3, 5, Duration.ofSeconds(2));
         static final Size QUICK = new Size("quick", 1, 20_000, Duration.ofSeconds(8), 1, 2, Duration.ofSeconds(1));
@@ -76,7 +76,7 @@ public final class Suite {
                     log.info("created {} objects in {} s", objects, creation.toSeconds());
                     Path kubeconfig = TokenKubeconfig.write(admin, server.connection(), work.resolve("token-kubeconfig"));
                     report.append(informers(curve, kubeconfig, objects, creation)).append('\n');
-                    report.append(histograms(admin, curve)).append('\n');
+                    report.append(CacheHistogram.section(admin, curve)).append('\n');
                 }
                 if (sections.contains("latency")) {
                     report.append(latency(size, admin)).append('\n');
@@ -128,21 +128,6 @@ public final class Suite {
      * the baseline namespace (one object of the kind), whose retained heap is its fixed cost
      * (client, threads, its libraries' caches): the difference is what the cache of the objects costs.
      */
-    /** Where the bytes of one cached ConfigMap and one cached Pod go, from the smallest workload of each kind. */
-    private static String histograms(KubernetesClient admin, ScaleCurve curve) {
-        String configMaps = smallest(curve, Workload.Kind.CONFIGMAPS);
-        String pods = smallest(curve, Workload.Kind.PODS);
-        if (configMaps == null || pods == null) {
-            return "";
-        }
-        return CacheHistogram.section(admin, configMaps, pods);
-    }
-
-    private static String smallest(ScaleCurve curve, Workload.Kind kind) {
-        return curve.workloads().stream().filter(workload -> workload.kind() == kind)
-                .min(java.util.Comparator.comparingInt(Workload::objects)).map(Workload::namespace).orElse(null);
-    }
-
     private static String informers(ScaleCurve curve, Path kubeconfig, int objects, Duration creation) throws Exception {
         log.info("informers: {} forked JVMs", curve.forks());
         long started = System.nanoTime();
@@ -228,13 +213,13 @@ public final class Suite {
         StringBuilder table = new StringBuilder("### Watch throughput ceiling\n\n" + String.format("%,d", size.watchEvents())
                 + " ADDED events of ~1 KiB ConfigMaps streamed by an in-process HTTP server as fast as the client "
                 + "reads; events per second delivered to an informer handler, from the first to the last; min / median / "
-                + "max of " + watchRuns(size) + " fresh JVMs.\n\n| subject | events per second |\n|---|---|\n");
+                + "max of " + size.watchRuns() + " fresh JVMs.\n\n| subject | events per second |\n|---|---|\n");
         byte[] stream = DecodeBenchmark.watchStream(size.watchEvents());
         Map<Subject, Stats> results = new LinkedHashMap<>();
         try (WatchServer server = new WatchServer()) {
             Path kubeconfig = server.kubeconfig(work.resolve("fake-kubeconfig"));
             Map<Subject, List<Long>> rates = new LinkedHashMap<>();
-            for (int run = 0; run < watchRuns(size); run++) {
+            for (int run = 0; run < size.watchRuns(); run++) {
                 for (Subject subject : List.of(Subject.OURS, Subject.FABRIC8, Subject.OFFICIAL)) {
                     server.serve(stream);
                     String[] result = Forks.run(WatchRun.class, subject.name(), kubeconfig.toString(),
@@ -248,10 +233,6 @@ public final class Suite {
         results.forEach((subject, stats) -> table.append("| ").append(subject.label()).append(" | ")
                 .append(stats.format("", 1).strip()).append(" |\n"));
         return table.toString();
-    }
-
-    private static int watchRuns(Size size) {
-        return size == Size.QUICK ? 1 : size.runs();
     }
 
     private static String jmh(Size size) throws Exception {

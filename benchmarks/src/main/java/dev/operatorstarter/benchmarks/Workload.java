@@ -1,5 +1,8 @@
 package dev.operatorstarter.benchmarks;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import java.util.Locale;
 
 /**
@@ -16,16 +19,18 @@ record Workload(Kind kind, int objects, int runs) {
     /** The object kinds the informer benchmarks cache. */
     enum Kind {
         /** ConfigMaps with about 1 KiB of data ({@link Dataset#configMap}). */
-        CONFIGMAPS("configmaps", "ConfigMaps"),
+        CONFIGMAPS("configmaps", "ConfigMaps", ConfigMap.class),
         /** Pods shaped like a Deployment's ({@link Dataset#pod}). */
-        PODS("pods", "Pods");
+        PODS("pods", "Pods", Pod.class);
 
         private final String resource;
         private final String title;
+        private final Class<? extends HasMetadata> type;
 
-        Kind(String resource, String title) {
+        Kind(String resource, String title, Class<? extends HasMetadata> type) {
             this.resource = resource;
             this.title = title;
+            this.type = type;
         }
 
         /** The API resource, as {@link InformerRun} takes it: {@code configmaps}, {@code pods}. */
@@ -36,6 +41,11 @@ record Workload(Kind kind, int objects, int runs) {
         /** How reports name the objects: {@code ConfigMaps}, {@code Pods}. */
         String title() {
             return title;
+        }
+
+        /** The model class ours and the cache histograms decode the objects into. */
+        Class<? extends HasMetadata> type() {
+            return type;
         }
 
         static Kind parse(String resource) {

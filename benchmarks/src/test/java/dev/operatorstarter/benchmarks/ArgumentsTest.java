@@ -17,6 +17,7 @@ class ArgumentsTest {
         assertThat(arguments.quick()).isFalse();
         assertThat(arguments.sections()).containsExactly("informers", "latency", "watch", "jmh");
         assertThat(arguments.curve()).isEqualTo(ScaleCurve.FULL);
+        assertThat(Arguments.parse()).isEqualTo(arguments);
     }
 
     @Test

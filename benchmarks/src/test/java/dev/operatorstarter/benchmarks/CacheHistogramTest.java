@@ -39,6 +39,15 @@ class CacheHistogramTest {
     }
 
     @Test
+    void eachKindIsSampledFromItsSmallestWorkloadThatHoldsEnoughObjects() {
+        ScaleCurve curve = ScaleCurve.of(List.of(8, 9, 500), List.of(5), 1, 1);
+
+        assertThat(CacheHistogram.sampled(curve, Workload.Kind.CONFIGMAPS)).hasValue(curve.sizes(Workload.Kind.CONFIGMAPS)
+                .get(1));
+        assertThat(CacheHistogram.sampled(curve, Workload.Kind.PODS)).isEmpty();
+    }
+
+    @Test
     void theTableNamesTheLargestClassesAndSumsTheRest() {
         List<CacheHistogram.Row> rows = IntStream.range(0, 14)
                 .mapToObj(i -> new CacheHistogram.Row("Type" + i, 1, 1000 - i)).toList();

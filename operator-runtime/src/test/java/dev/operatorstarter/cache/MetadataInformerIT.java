@@ -3,6 +3,7 @@ package dev.operatorstarter.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.AdminClientExtension;
 import dev.operatorstarter.client.Gadget;
 import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
@@ -26,25 +27,21 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Metadata-only informers against the real API server: built-in types, custom resources, owners. */
 @KubernetesTest(crds = "crds/gadgets.yaml")
+@ExtendWith(AdminClientExtension.class)
 class MetadataInformerIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static KubernetesClient client;
 
     @BeforeAll
-    static void connect(ClusterConnection connection) {
-        client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
-    }
-
-    @AfterAll
-    static void close() {
-        client.close();
+    static void connect(KubernetesClient admin) {
+        client = admin;
     }
 
     @Test

@@ -3,10 +3,9 @@ package dev.operatorstarter.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.AdminClientExtension;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
-import dev.operatorstarter.client.config.KubeconfigLoader;
-import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -19,9 +18,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The {@link ObjectReader} against the real API server. Where a read was answered is proven
@@ -29,19 +28,15 @@ import org.junit.jupiter.api.Test;
  * decoded afresh each time), and {@code reader_requests_total} counts each read by its source.
  */
 @KubernetesTest
+@ExtendWith(AdminClientExtension.class)
 class ObjectReaderIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static KubernetesClient client;
 
     @BeforeAll
-    static void connect(ClusterConnection connection) {
-        client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
-    }
-
-    @AfterAll
-    static void close() {
-        client.close();
+    static void connect(KubernetesClient admin) {
+        client = admin;
     }
 
     @Test

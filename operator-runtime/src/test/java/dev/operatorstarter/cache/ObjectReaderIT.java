@@ -74,6 +74,30 @@ class ObjectReaderIT {
     }
 
     @Test
+    void anInformerMadeAfterTheReaderAnswersOnceSyncedAndAStoppedOneNoLonger(TestNamespace namespace)
+            throws Exception {
+        String ns = namespace.name();
+        client.coreV1().configMaps().inNamespace(ns).create(configMap("cached", Map.of()));
+        MeterRegistry meters = new SimpleMeterRegistry();
+        try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
+            ObjectReader reader = ObjectReader.of(factory, ReaderOptions.builder()
+                    .metrics(ReaderMetrics.micrometer(meters)).build());
+            SharedIndexInformer<ConfigMap> configMaps = factory.informerFor(ConfigMap.class, InformerScope.namespace(ns));
+            factory.start();
+            factory.waitForCacheSync(WAIT);
+            ConfigMap cached = configMaps.lister().namespace(ns).get("cached").orElseThrow();
+            assertThat(reader.get(ConfigMap.class, ns, "cached")).get().as("made after the reader, used once synced")
+                    .isSameAs(cached);
+
+            configMaps.stop();
+            assertThat(reader.get(ConfigMap.class, ns, "cached")).get().as("stopped: from the server")
+                    .isNotSameAs(cached);
+            assertThat(reads(meters, "configmaps", "get", "cache")).isEqualTo(1);
+            assertThat(reads(meters, "configmaps", "get", "api")).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aTypeMarkedUncachedIsReadFromTheServerEvenWhileAnInformerCachesIt(TestNamespace namespace) throws Exception {
         String ns = namespace.name();
         MeterRegistry meters = new SimpleMeterRegistry();

@@ -10,6 +10,7 @@ import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -95,6 +96,29 @@ class ObjectReaderIT {
             assertThat(reads(meters, "configmaps", "get", "cache")).isEqualTo(1);
             assertThat(reads(meters, "configmaps", "get", "api")).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aClusterScopedTypeIsReadWithTheEmptyNamespaceFromItsInformerOrTheServer(TestNamespace namespace)
+            throws Exception {
+        String ns = namespace.name();
+        MeterRegistry meters = new SimpleMeterRegistry();
+        ObjectReader reader;
+        try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
+            SharedIndexInformer<Namespace> namespaces = factory.informerFor(Namespace.class);
+            reader = ObjectReader.of(factory, ReaderOptions.builder().metrics(ReaderMetrics.micrometer(meters)).build());
+            factory.start();
+            factory.waitForCacheSync(WAIT);
+            Namespace cached = namespaces.lister().get(ns).orElseThrow();
+
+            assertThat(reader.get(Namespace.class, "", ns)).get().as("the cache's own instance").isSameAs(cached);
+            assertThat(reader.list(Namespace.class, "")).as("the cache's own instances").contains(cached);
+            assertThat(reads(meters, "namespaces", "get", "cache")).isEqualTo(1);
+            assertThat(reads(meters, "namespaces", "list", "cache")).isEqualTo(1);
+        }
+        assertThat(reader.get(Namespace.class, "", ns)).get().as("the factory is closed: from the server")
+                .satisfies(found -> assertThat(found.getMetadata().getName()).isEqualTo(ns));
+        assertThat(reads(meters, "namespaces", "get", "api")).isEqualTo(1);
     }
 
     @Test

@@ -80,6 +80,9 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
                 PartialObjectMetadata.class);
         for (Class<? extends HasMetadata> type : metadataListers) {
             String name = beanName(type, "MetadataLister");
+            if (isMetadataLister(registry, name)) { // made for another resource of the same simple name
+                name = type.getName() + ".metadataLister";
+            }
             if (!registry.containsBeanDefinition(name)) {
                 registry.registerBeanDefinition(name, listerBean(metadataListerType, new MetadataListerSupplier(type)));
             }
@@ -192,6 +195,12 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
         }
         throw new BeanDefinitionStoreException("cannot name a bean of the operator: both '" + preferred + "' and '"
                 + fallback + "' exist already");
+    }
+
+    /** Whether {@code name} is a metadata lister this registrar has made. */
+    private static boolean isMetadataLister(BeanDefinitionRegistry registry, String name) {
+        return registry.containsBeanDefinition(name) && registry.getBeanDefinition(name) instanceof RootBeanDefinition bean
+                && bean.getInstanceSupplier() instanceof MetadataListerSupplier;
     }
 
     /** {@code configMapLister} for {@code (ConfigMap.class, "Lister")}. */

@@ -18,14 +18,13 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * @KubernetesTest
  * @ExtendWith(AdminClientExtension.class)
  * class SomethingIT {
- *     private static KubernetesClient client;
- *
- *     @BeforeAll
- *     static void connect(KubernetesClient admin) {
- *         client = admin;
- *     }
+ *     @Test
+ *     void createsSomething(KubernetesClient client, TestNamespace namespace) { ... }
  * }
  * }</pre>
+ *
+ * <p>A class whose helpers use the client too keeps it in a static field that a
+ * {@code @BeforeAll} method taking a {@code KubernetesClient} sets.
  *
  * <p>It lives in the runtime's tests rather than in {@code operator-starter-test}, which cannot
  * depend on the runtime (the runtime's tests depend on it).

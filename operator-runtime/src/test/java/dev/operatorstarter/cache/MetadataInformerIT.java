@@ -27,7 +27,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -37,16 +36,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class MetadataInformerIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static KubernetesClient client;
-
-    @BeforeAll
-    static void connect(KubernetesClient admin) {
-        client = admin;
-    }
-
     @Test
-    void aMetadataInformerCachesNamesLabelsAndVersionsAndFollowsChanges(TestNamespace namespace)
-            throws Exception {
+    void aMetadataInformerCachesNamesLabelsAndVersionsAndFollowsChanges(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
         ResourceClient<ConfigMap> configMaps = client.coreV1().configMaps().inNamespace(namespace.name());
         configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("a").addToLabels("tier", "web")
                 .endMetadata().addToData("payload", "x".repeat(4096)).build());
@@ -73,7 +65,8 @@ class MetadataInformerIT {
     }
 
     @Test
-    void aCustomResourceCanBeInformedAsMetadataByItsGroupVersionResource(TestNamespace namespace) throws Exception {
+    void aCustomResourceCanBeInformedAsMetadataByItsGroupVersionResource(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
         Gadget gadget = new Gadget();
         gadget.getMetadata().setName("g1");
         gadget.getSpec().put("size", 3);
@@ -90,7 +83,8 @@ class MetadataInformerIT {
     }
 
     @Test
-    void anOwnedTypeCachedAsMetadataStillReconcilesItsOwner(TestNamespace namespace) throws Exception {
+    void anOwnedTypeCachedAsMetadataStillReconcilesItsOwner(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
         String ns = namespace.name();
         Gadget gadget = new Gadget();
         gadget.getMetadata().setName("owner");
@@ -133,8 +127,8 @@ class MetadataInformerIT {
     }
 
     @Test
-    void aServerThatIgnoresTheNegotiationSendsFullObjectsWhichAreCachedAsTheirMetadata(ClusterConnection connection,
-            TestNamespace namespace) throws Exception {
+    void aServerThatIgnoresTheNegotiationSendsFullObjectsWhichAreCachedAsTheirMetadata(KubernetesClient client,
+            ClusterConnection connection, TestNamespace namespace) throws Exception {
         ResourceClient<ConfigMap> configMaps = client.coreV1().configMaps().inNamespace(namespace.name());
         configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("full").addToLabels("tier", "db")
                 .endMetadata().addToData("payload", "y".repeat(1024)).build());

@@ -19,7 +19,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -33,16 +32,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ObjectReaderIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static KubernetesClient client;
-
-    @BeforeAll
-    static void connect(KubernetesClient admin) {
-        client = admin;
-    }
-
     @Test
-    void aCachedTypeIsReadFromItsInformerAndATypeNothingInformsOnFromTheServer(TestNamespace namespace)
-            throws Exception {
+    void aCachedTypeIsReadFromItsInformerAndATypeNothingInformsOnFromTheServer(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
         String ns = namespace.name();
         client.coreV1().configMaps().inNamespace(ns).create(configMap("cached", Map.of("test", "reader")));
         MeterRegistry meters = new SimpleMeterRegistry();
@@ -75,8 +67,8 @@ class ObjectReaderIT {
     }
 
     @Test
-    void anInformerMadeAfterTheReaderAnswersOnceSyncedAndAStoppedOneNoLonger(TestNamespace namespace)
-            throws Exception {
+    void anInformerMadeAfterTheReaderAnswersOnceSyncedAndAStoppedOneNoLonger(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
         String ns = namespace.name();
         client.coreV1().configMaps().inNamespace(ns).create(configMap("cached", Map.of()));
         MeterRegistry meters = new SimpleMeterRegistry();
@@ -99,8 +91,8 @@ class ObjectReaderIT {
     }
 
     @Test
-    void aClusterScopedTypeIsReadWithTheEmptyNamespaceFromItsInformerOrTheServer(TestNamespace namespace)
-            throws Exception {
+    void aClusterScopedTypeIsReadWithTheEmptyNamespaceFromItsInformerOrTheServer(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
         String ns = namespace.name();
         MeterRegistry meters = new SimpleMeterRegistry();
         ObjectReader reader;
@@ -122,7 +114,8 @@ class ObjectReaderIT {
     }
 
     @Test
-    void aTypeMarkedUncachedIsReadFromTheServerEvenWhileAnInformerCachesIt(TestNamespace namespace) throws Exception {
+    void aTypeMarkedUncachedIsReadFromTheServerEvenWhileAnInformerCachesIt(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
         String ns = namespace.name();
         MeterRegistry meters = new SimpleMeterRegistry();
         try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
@@ -149,7 +142,8 @@ class ObjectReaderIT {
     }
 
     @Test
-    void aCacheAnswersOnlyTheReadsItHoldsInFullAndTheServerTheRest(TestNamespace first) throws Exception {
+    void aCacheAnswersOnlyTheReadsItHoldsInFullAndTheServerTheRest(KubernetesClient client,
+            TestNamespace first) throws Exception {
         String ns = first.name();
         String other = ns + "-b";
         client.coreV1().namespaces().create(new NamespaceBuilder().withNewMetadata().withName(other).endMetadata()

@@ -66,7 +66,8 @@ public final class LabelSelector {
 
     private static final LabelSelector EVERYTHING = new LabelSelector(List.of());
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    /** A DNS subdomain in lower case (RFC 1123): a label key's prefix, a resource's {@code plural[.group]}. */
+    static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     private final List<Requirement> requirements;
 

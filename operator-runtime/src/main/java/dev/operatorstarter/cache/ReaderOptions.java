@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * How an {@link ObjectReader} reads. Build with {@link #builder()}.
@@ -19,12 +18,9 @@ import java.util.regex.Pattern;
  */
 public record ReaderOptions(Set<String> uncached, ReaderMetrics metrics) {
 
-    /** A plural name with an optional group: DNS-subdomain characters, in lower case. */
-    private static final Pattern RESOURCE = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-
     public ReaderOptions {
         for (String resource : uncached) {
-            if (resource == null || !RESOURCE.matcher(resource).matches()) {
+            if (resource == null || !LabelSelector.DNS_SUBDOMAIN.matcher(resource).matches()) {
                 throw new IllegalArgumentException("uncached: \"" + resource + "\" is not a resource name; "
                         + "expected plural[.group] in lower case, for example secrets or deployments.apps");
             }

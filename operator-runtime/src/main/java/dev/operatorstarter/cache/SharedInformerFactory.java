@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,12 +32,25 @@ public final class SharedInformerFactory implements AutoCloseable {
     private record Key(GroupVersionResource resource, Class<?> type, InformerScope scope) {
     }
 
+    /**
+     * An informer as the {@link ObjectReader} sees it: the resource and scope it caches, with the
+     * scope's label selector parsed once.
+     */
+    record Scoped<T extends HasMetadata>(GroupVersionResource resource, InformerScope scope,
+            LabelSelector labelSelector, BufferedInformer<T> informer) {
+    }
+
     /** How often a wait for the caches checks them (as client-go's WaitForCacheSync polls). */
     static final Duration SYNC_POLL = Duration.ofMillis(20);
 
     private final KubernetesClient client;
     private final InformerOptions options;
     private final Map<Key, BufferedInformer<?>> informers = new LinkedHashMap<>();
+    /**
+     * The informers by the class of their objects, for the reader: replaced (never changed) when
+     * an informer is made, so that a read takes no lock; empty once closed.
+     */
+    private volatile Map<Class<?>, List<Scoped<?>>> byClass = Map.of();
     private boolean closed;
 
     public SharedInformerFactory(KubernetesClient client, InformerOptions options) {
@@ -112,6 +126,11 @@ public final class SharedInformerFactory implements AutoCloseable {
         String name = resource.groupResource() + scope.suffix() + nameSuffix;
         BufferedInformer<T> informer = new BufferedInformer<>(name, listerWatcher.get(), type, options);
         informers.put(key, informer);
+        Map<Class<?>, List<Scoped<?>>> next = new HashMap<>(byClass);
+        List<Scoped<?>> ofClass = new ArrayList<>(next.getOrDefault(type, List.of()));
+        ofClass.add(new Scoped<>(resource, scope, LabelSelector.parse(scope.labelSelector()), informer));
+        next.put(type, List.copyOf(ofClass));
+        byClass = Map.copyOf(next);
         return informer;
     }
 
@@ -128,23 +147,13 @@ public final class SharedInformerFactory implements AutoCloseable {
     }
 
     /**
-     * The full informers of {@code type} (not its metadata-only or dynamic ones) that are running,
-     * by scope, in the order they were made; none once the factory is closed. For the
-     * {@link ObjectReader}, which reads through them.
+     * The informers whose objects are of class {@code type} (so not its metadata-only or dynamic
+     * ones), running or not, in the order they were made; none once the factory is closed. For the
+     * {@link ObjectReader}: takes no lock, as it runs on every read.
      */
     @SuppressWarnings("unchecked")
-    synchronized <T extends HasMetadata> Map<InformerScope, SharedIndexInformer<T>> running(ResourceType<T> type) {
-        Map<InformerScope, SharedIndexInformer<T>> running = new LinkedHashMap<>();
-        if (closed) {
-            return running;
-        }
-        informers.forEach((key, informer) -> {
-            if (key.type() == type.javaClass() && key.resource().equals(type.groupVersionResource())
-                    && !informer.isStopped()) {
-                running.put(key.scope(), (SharedIndexInformer<T>) informer);
-            }
-        });
-        return running;
+    <T extends HasMetadata> List<Scoped<T>> informersOf(Class<T> type) {
+        return (List<Scoped<T>>) (List<?>) byClass.getOrDefault(type, List.of());
     }
 
     /** The client the informers list and watch with. */
@@ -177,6 +186,7 @@ public final class SharedInformerFactory implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        byClass = Map.of();
         informers.values().forEach(BufferedInformer::stop);
     }
 }

@@ -3,6 +3,7 @@ package dev.operatorstarter.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.AdminClientExtension;
 import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
@@ -30,13 +31,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Flux;
 
 /** Informers against the real API server. */
 @KubernetesTest(crds = "crds/gadgets.yaml")
+@ExtendWith(AdminClientExtension.class)
 class InformerIT {
 
     private static final Duration SYNC = Duration.ofSeconds(120);
@@ -45,13 +47,8 @@ class InformerIT {
     private static KubernetesClient client;
 
     @BeforeAll
-    static void connect(ClusterConnection connection) {
-        client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
-    }
-
-    @AfterAll
-    static void close() {
-        client.close();
+    static void connect(KubernetesClient admin) {
+        client = admin;
     }
 
     static ConfigMap configMap(String name, String value) {

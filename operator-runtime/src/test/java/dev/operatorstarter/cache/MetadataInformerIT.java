@@ -3,6 +3,7 @@ package dev.operatorstarter.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.AdminClientExtension;
 import dev.operatorstarter.client.Gadget;
 import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
@@ -26,30 +27,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Metadata-only informers against the real API server: built-in types, custom resources, owners. */
 @KubernetesTest(crds = "crds/gadgets.yaml")
+@ExtendWith(AdminClientExtension.class)
 class MetadataInformerIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static KubernetesClient client;
-
-    @BeforeAll
-    static void connect(ClusterConnection connection) {
-        client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
-    }
-
-    @AfterAll
-    static void close() {
-        client.close();
-    }
-
     @Test
-    void aMetadataInformerCachesNamesLabelsAndVersionsAndFollowsChanges(TestNamespace namespace)
-            throws Exception {
+    void aMetadataInformerCachesNamesLabelsAndVersionsAndFollowsChanges(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
         ResourceClient<ConfigMap> configMaps = client.coreV1().configMaps().inNamespace(namespace.name());
         configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("a").addToLabels("tier", "web")
                 .endMetadata().addToData("payload", "x".repeat(4096)).build());
@@ -76,7 +65,8 @@ class MetadataInformerIT {
     }
 
     @Test
-    void aCustomResourceCanBeInformedAsMetadataByItsGroupVersionResource(TestNamespace namespace) throws Exception {
+    void aCustomResourceCanBeInformedAsMetadataByItsGroupVersionResource(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
         Gadget gadget = new Gadget();
         gadget.getMetadata().setName("g1");
         gadget.getSpec().put("size", 3);
@@ -93,7 +83,8 @@ class MetadataInformerIT {
     }
 
     @Test
-    void anOwnedTypeCachedAsMetadataStillReconcilesItsOwner(TestNamespace namespace) throws Exception {
+    void anOwnedTypeCachedAsMetadataStillReconcilesItsOwner(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
         String ns = namespace.name();
         Gadget gadget = new Gadget();
         gadget.getMetadata().setName("owner");
@@ -136,8 +127,8 @@ class MetadataInformerIT {
     }
 
     @Test
-    void aServerThatIgnoresTheNegotiationSendsFullObjectsWhichAreCachedAsTheirMetadata(ClusterConnection connection,
-            TestNamespace namespace) throws Exception {
+    void aServerThatIgnoresTheNegotiationSendsFullObjectsWhichAreCachedAsTheirMetadata(KubernetesClient client,
+            ClusterConnection connection, TestNamespace namespace) throws Exception {
         ResourceClient<ConfigMap> configMaps = client.coreV1().configMaps().inNamespace(namespace.name());
         configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("full").addToLabels("tier", "db")
                 .endMetadata().addToData("payload", "y".repeat(1024)).build());

@@ -3,14 +3,14 @@ package dev.operatorstarter.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.AdminClientExtension;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
-import dev.operatorstarter.client.config.KubeconfigLoader;
-import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -19,9 +19,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The {@link ObjectReader} against the real API server. Where a read was answered is proven
@@ -29,24 +28,13 @@ import org.junit.jupiter.api.Test;
  * decoded afresh each time), and {@code reader_requests_total} counts each read by its source.
  */
 @KubernetesTest
+@ExtendWith(AdminClientExtension.class)
 class ObjectReaderIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static KubernetesClient client;
-
-    @BeforeAll
-    static void connect(ClusterConnection connection) {
-        client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
-    }
-
-    @AfterAll
-    static void close() {
-        client.close();
-    }
-
     @Test
-    void aCachedTypeIsReadFromItsInformerAndATypeNothingInformsOnFromTheServer(TestNamespace namespace)
-            throws Exception {
+    void aCachedTypeIsReadFromItsInformerAndATypeNothingInformsOnFromTheServer(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
         String ns = namespace.name();
         client.coreV1().configMaps().inNamespace(ns).create(configMap("cached", Map.of("test", "reader")));
         MeterRegistry meters = new SimpleMeterRegistry();
@@ -79,7 +67,55 @@ class ObjectReaderIT {
     }
 
     @Test
-    void aTypeMarkedUncachedIsReadFromTheServerEvenWhileAnInformerCachesIt(TestNamespace namespace) throws Exception {
+    void anInformerMadeAfterTheReaderAnswersOnceSyncedAndAStoppedOneNoLonger(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
+        String ns = namespace.name();
+        client.coreV1().configMaps().inNamespace(ns).create(configMap("cached", Map.of()));
+        MeterRegistry meters = new SimpleMeterRegistry();
+        try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
+            ObjectReader reader = ObjectReader.of(factory, ReaderOptions.builder()
+                    .metrics(ReaderMetrics.micrometer(meters)).build());
+            SharedIndexInformer<ConfigMap> configMaps = factory.informerFor(ConfigMap.class, InformerScope.namespace(ns));
+            factory.start();
+            factory.waitForCacheSync(WAIT);
+            ConfigMap cached = configMaps.lister().namespace(ns).get("cached").orElseThrow();
+            assertThat(reader.get(ConfigMap.class, ns, "cached")).get().as("made after the reader, used once synced")
+                    .isSameAs(cached);
+
+            configMaps.stop();
+            assertThat(reader.get(ConfigMap.class, ns, "cached")).get().as("stopped: from the server")
+                    .isNotSameAs(cached);
+            assertThat(reads(meters, "configmaps", "get", "cache")).isEqualTo(1);
+            assertThat(reads(meters, "configmaps", "get", "api")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aClusterScopedTypeIsReadWithTheEmptyNamespaceFromItsInformerOrTheServer(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
+        String ns = namespace.name();
+        MeterRegistry meters = new SimpleMeterRegistry();
+        ObjectReader reader;
+        try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
+            SharedIndexInformer<Namespace> namespaces = factory.informerFor(Namespace.class);
+            reader = ObjectReader.of(factory, ReaderOptions.builder().metrics(ReaderMetrics.micrometer(meters)).build());
+            factory.start();
+            factory.waitForCacheSync(WAIT);
+            Namespace cached = namespaces.lister().get(ns).orElseThrow();
+
+            assertThat(reader.get(Namespace.class, "", ns)).get().as("the cache's own instance").isSameAs(cached);
+            assertThat(reader.list(Namespace.class, "")).as("the cache's own instances").contains(cached);
+            assertThat(reads(meters, "namespaces", "get", "cache")).isEqualTo(1);
+            assertThat(reads(meters, "namespaces", "list", "cache")).isEqualTo(1);
+        }
+        assertThat(reader.get(Namespace.class, "", ns)).get().as("the factory is closed: from the server")
+                .satisfies(found -> assertThat(found.getMetadata().getName()).isEqualTo(ns));
+        assertThat(reads(meters, "namespaces", "get", "api")).isEqualTo(1);
+    }
+
+    @Test
+    void aTypeMarkedUncachedIsReadFromTheServerEvenWhileAnInformerCachesIt(KubernetesClient client,
+            TestNamespace namespace) throws Exception {
         String ns = namespace.name();
         MeterRegistry meters = new SimpleMeterRegistry();
         try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
@@ -106,7 +142,8 @@ class ObjectReaderIT {
     }
 
     @Test
-    void aCacheAnswersOnlyTheReadsItHoldsInFullAndTheServerTheRest(TestNamespace first) throws Exception {
+    void aCacheAnswersOnlyTheReadsItHoldsInFullAndTheServerTheRest(KubernetesClient client,
+            TestNamespace first) throws Exception {
         String ns = first.name();
         String other = ns + "-b";
         client.coreV1().namespaces().create(new NamespaceBuilder().withNewMetadata().withName(other).endMetadata()

@@ -3,12 +3,12 @@ package dev.operatorstarter.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.operatorstarter.AdminClientExtension;
 import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.client.rest.WatchEvent;
-import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -26,26 +26,22 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.Disposable;
 
 /** Every verb of the typed and dynamic clients against the real API server. */
 @KubernetesTest(crds = "crds/gadgets.yaml")
+@ExtendWith(AdminClientExtension.class)
 class ResourceClientIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static KubernetesClient client;
 
     @BeforeAll
-    static void connect(ClusterConnection connection) {
-        client = Clients.admin(connection);
-    }
-
-    @AfterAll
-    static void close() {
-        client.close();
+    static void connect(KubernetesClient admin) {
+        client = admin;
     }
 
     private static ConfigMap configMap(String name, String key, String value) {

@@ -3,6 +3,7 @@ package dev.operatorstarter.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.AdminClientExtension;
 import dev.operatorstarter.cache.InformerOptions;
 import dev.operatorstarter.cache.InformerScope;
 import dev.operatorstarter.cache.ListerWatcher;
@@ -12,11 +13,9 @@ import dev.operatorstarter.client.Gadget;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.ResourceList;
+import dev.operatorstarter.client.ResourceType;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.WatchEvent;
-import dev.operatorstarter.client.ResourceType;
-import dev.operatorstarter.client.config.KubeconfigLoader;
-import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
 import dev.operatorstarter.workqueue.RateLimiter;
@@ -29,14 +28,15 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Flux;
 
 /** Controllers on a custom resource against the real API server. */
 @KubernetesTest(crds = "crds/gadgets.yaml")
+@ExtendWith(AdminClientExtension.class)
 class ControllerIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -46,13 +46,8 @@ class ControllerIT {
     private Controller<Gadget> controller;
 
     @BeforeAll
-    static void connect(ClusterConnection connection) {
-        client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
-    }
-
-    @AfterAll
-    static void close() {
-        client.close();
+    static void connect(KubernetesClient admin) {
+        client = admin;
     }
 
     @AfterEach

@@ -3,9 +3,9 @@ package dev.operatorstarter.leaderelection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.AdminClientExtension;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
-import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
@@ -15,15 +15,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Leader election on a real Lease, in one JVM. Three candidates in JVM processes of their own, killed,
  * paused, shut down and cut off, are {@link LeaderElectionChaosIT}'s.
  */
 @KubernetesTest
+@ExtendWith(AdminClientExtension.class)
 class LeaderElectionIT {
 
     private static final Duration LEASE = Duration.ofSeconds(3);
@@ -33,14 +34,9 @@ class LeaderElectionIT {
     private static ClusterConnection cluster;
 
     @BeforeAll
-    static void connect(ClusterConnection connection) {
+    static void connect(ClusterConnection connection, KubernetesClient admin) {
         cluster = connection;
-        client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
-    }
-
-    @AfterAll
-    static void close() {
-        client.close();
+        client = admin;
     }
 
     private static String holder(String namespace, String lease) {

@@ -10,14 +10,16 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * Decides which informers the reconcilers need: the primary resource in each watched namespace,
@@ -28,6 +30,8 @@ import java.util.function.UnaryOperator;
  * factory, so equal scopes share one cache.
  */
 final class OperatorInformers {
+
+    private static final OperatorProperties.ResourceCache NO_SELECTORS = new OperatorProperties.ResourceCache("", "");
 
     private final SharedInformerFactory factory;
     private final OperatorProperties.Informers properties;
@@ -45,11 +49,8 @@ final class OperatorInformers {
 
     /** Every key of {@code operator.informers.resources} must name a resource some reconciler informs on. */
     private void checkResourceNames() {
-        Set<String> known = new TreeSet<>();
-        for (ReconcilerDefinition definition : definitions) {
-            definition.informedResources().forEach(type -> known.add(resourceName(type)));
-            definition.metadataResources().forEach(type -> known.add(resourceName(type)));
-        }
+        Set<String> known = resourceNames(ReconcilerDefinition::informedResources);
+        known.addAll(resourceNames(ReconcilerDefinition::metadataResources));
         unknown(properties.resources().keySet(), known).ifPresent(name -> {
             throw new IllegalStateException("operator.informers.resources[" + name + "] names no resource a "
                     + "reconciler informs on; the names are plural[.group]: " + String.join(", ", known));
@@ -61,9 +62,7 @@ final class OperatorInformers {
      * caches in full, the only ones the reader would read from a cache.
      */
     List<String> uncached(List<String> names) {
-        Set<String> cached = new TreeSet<>();
-        definitions.forEach(definition -> definition.informedResources()
-                .forEach(type -> cached.add(resourceName(type))));
+        Set<String> cached = resourceNames(ReconcilerDefinition::informedResources);
         List<String> stripped = names.stream().map(String::strip).toList();
         unknown(stripped, cached).ifPresent(name -> {
             throw new IllegalStateException("operator.reader.uncached names '" + name + "', which no reconciler "
@@ -71,6 +70,13 @@ final class OperatorInformers {
                     + (cached.isEmpty() ? "(none)" : String.join(", ", cached)));
         });
         return stripped;
+    }
+
+    /** The sorted {@linkplain #resourceName names} of the resources {@code resources} gives for every reconciler. */
+    private Set<String> resourceNames(Function<ReconcilerDefinition, List<Class<? extends HasMetadata>>> resources) {
+        Set<String> names = new TreeSet<>();
+        definitions.forEach(definition -> resources.apply(definition).forEach(type -> names.add(resourceName(type))));
+        return names;
     }
 
     private static Optional<String> unknown(Collection<String> names, Set<String> known) {
@@ -82,23 +88,26 @@ final class OperatorInformers {
         return ResourceType.of(type).groupVersionResource().groupResource();
     }
 
-    private OperatorProperties.ResourceCache cacheOf(Class<? extends HasMetadata> type) {
-        OperatorProperties.ResourceCache cache = properties.resources().get(resourceName(type));
-        return cache != null ? cache : new OperatorProperties.ResourceCache("", "");
+    /**
+     * The scope of an informer of {@code type} in {@code namespace}: the first of the label
+     * {@code selectors} that is set (placeholders resolved), else the one of
+     * {@code operator.informers.resources.<resource>}; that property's field selector.
+     */
+    private InformerScope scope(String namespace, Class<? extends HasMetadata> type, String... selectors) {
+        OperatorProperties.ResourceCache cache = properties.resources().getOrDefault(resourceName(type), NO_SELECTORS);
+        String selector = Stream.concat(Arrays.stream(selectors), Stream.of(cache.labelSelector())).map(this::resolve)
+                .filter(s -> !s.isEmpty()).findFirst().orElse("");
+        return new InformerScope(namespace, selector, resolve(cache.fieldSelector()));
     }
 
-    /** The scope of an owned or watched {@code type} of {@code definition} in {@code namespace}. */
+    /**
+     * The scope of an owned or watched {@code type} of {@code definition} in {@code namespace}:
+     * owned types take the reconciler's {@code ownedLabelSelector} first.
+     */
     private InformerScope secondaryScope(ReconcilerDefinition definition, Class<? extends HasMetadata> type,
             String namespace) {
-        OperatorProperties.ResourceCache cache = cacheOf(type);
-        String selector = "";
-        if (definition.owned().contains(type) || definition.ownedMetadata().contains(type)) {
-            selector = resolve(definition.annotation().ownedLabelSelector());
-        }
-        if (selector.isEmpty()) {
-            selector = resolve(cache.labelSelector());
-        }
-        return new InformerScope(namespace, selector, resolve(cache.fieldSelector()));
+        boolean owned = definition.owned().contains(type) || definition.ownedMetadata().contains(type);
+        return scope(namespace, type, owned ? definition.annotation().ownedLabelSelector() : "");
     }
 
     SharedInformerFactory factory() {
@@ -107,53 +116,32 @@ final class OperatorInformers {
 
     /** The primary informers of {@code definition}: one per watched namespace. */
     <T extends HasMetadata> List<SharedIndexInformer<T>> primaries(ReconcilerDefinition definition, Class<T> type) {
-        String selector = resolve(definition.annotation().labelSelector());
-        if (selector.isEmpty()) {
-            selector = properties.labelSelector();
-        }
-        OperatorProperties.ResourceCache cache = cacheOf(type);
-        if (selector.isEmpty()) {
-            selector = resolve(cache.labelSelector());
-        }
-        List<SharedIndexInformer<T>> informers = new ArrayList<>();
-        for (String namespace : namespaces(definition, type)) {
-            informers.add(factory.informerFor(type, new InformerScope(namespace, selector,
-                    resolve(cache.fieldSelector()))));
-        }
-        return informers;
+        return eachNamespace(definition, type, namespace -> factory.informerFor(type,
+                scope(namespace, type, definition.annotation().labelSelector(), properties.labelSelector())));
     }
 
     /** The informers of an owned or watched {@code type} for {@code definition}: one per watched namespace. */
     <O extends HasMetadata> List<SharedIndexInformer<O>> secondaries(ReconcilerDefinition definition, Class<O> type) {
-        List<SharedIndexInformer<O>> informers = new ArrayList<>();
-        for (String namespace : namespaces(definition, type)) {
-            informers.add(factory.informerFor(type, secondaryScope(definition, type, namespace)));
-        }
-        return informers;
+        return eachNamespace(definition, type,
+                namespace -> factory.informerFor(type, secondaryScope(definition, type, namespace)));
     }
 
     /** The metadata-only informers of an owned or watched {@code type} for {@code definition}: one per watched namespace. */
     List<SharedIndexInformer<PartialObjectMetadata>> metadataSecondaries(ReconcilerDefinition definition,
             Class<? extends HasMetadata> type) {
-        List<SharedIndexInformer<PartialObjectMetadata>> informers = new ArrayList<>();
-        for (String namespace : namespaces(definition, type)) {
-            informers.add(factory.metadataInformerFor(type, secondaryScope(definition, type, namespace)));
-        }
-        return informers;
+        return eachNamespace(definition, type,
+                namespace -> factory.metadataInformerFor(type, secondaryScope(definition, type, namespace)));
+    }
+
+    private <I> List<I> eachNamespace(ReconcilerDefinition definition, Class<? extends HasMetadata> type,
+            Function<String, I> informer) {
+        return namespaces(definition, type).stream().map(informer).toList();
     }
 
     /** A lister over every metadata-only informer any reconciler has for {@code type}. */
     Lister<PartialObjectMetadata> metadataLister(Class<? extends HasMetadata> type) {
-        Set<SharedIndexInformer<PartialObjectMetadata>> informers = new LinkedHashSet<>();
-        for (ReconcilerDefinition definition : definitions) {
-            if (definition.metadataResources().contains(type)) {
-                informers.addAll(metadataSecondaries(definition, type));
-            }
-        }
-        if (informers.isEmpty()) {
-            throw new IllegalStateException("no reconciler informs on the metadata of " + type.getName());
-        }
-        return listerOf(informers);
+        return unionOf("the metadata of " + type.getName(), definition -> definition.metadataResources().contains(type)
+                ? metadataSecondaries(definition, type) : List.of());
     }
 
     /** A lister over the primary informers of {@code definition} only (its namespaces and selector). */
@@ -163,17 +151,25 @@ final class OperatorInformers {
 
     /** A lister over every informer any reconciler has for {@code type}. */
     <T extends HasMetadata> Lister<T> lister(Class<T> type) {
-        Set<SharedIndexInformer<T>> informers = new LinkedHashSet<>();
-        for (ReconcilerDefinition definition : definitions) {
+        return unionOf(type.getName(), definition -> {
+            List<SharedIndexInformer<T>> informers = new ArrayList<>();
             if (definition.resource() == type) {
                 informers.addAll(primaries(definition, type));
             }
             if (definition.owned().contains(type) || definition.watched().containsValue(type)) {
                 informers.addAll(secondaries(definition, type));
             }
-        }
+            return informers;
+        });
+    }
+
+    /** A lister over the informers {@code informersOf} gives for every reconciler, each shared one once. */
+    private <T extends HasMetadata> Lister<T> unionOf(String what,
+            Function<ReconcilerDefinition, List<SharedIndexInformer<T>>> informersOf) {
+        Set<SharedIndexInformer<T>> informers = new LinkedHashSet<>();
+        definitions.forEach(definition -> informers.addAll(informersOf.apply(definition)));
         if (informers.isEmpty()) {
-            throw new IllegalStateException("no reconciler informs on " + type.getName());
+            throw new IllegalStateException("no reconciler informs on " + what);
         }
         return listerOf(informers);
     }

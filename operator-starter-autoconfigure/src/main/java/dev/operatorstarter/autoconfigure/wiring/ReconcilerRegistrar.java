@@ -12,8 +12,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanDefinitionStoreException;
 import org.springframework.beans.factory.FactoryBean;
@@ -56,33 +58,33 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
             }
         }
         checkUniqueNames(definitions);
-        Map<Class<? extends HasMetadata>, Boolean> listers = new LinkedHashMap<>();
-        Map<Class<? extends HasMetadata>, Boolean> metadataListers = new LinkedHashMap<>();
+        Set<Class<? extends HasMetadata>> listers = new LinkedHashSet<>();
+        Set<Class<? extends HasMetadata>> metadataListers = new LinkedHashSet<>();
         Map<String, String> controllerBeans = new LinkedHashMap<>();
         for (ReconcilerDefinition definition : definitions) {
             String name = unusedName(registry, definition.beanName() + "Controller", definition.beanName() + ".controller");
             registry.registerBeanDefinition(name, controllerBean(definition));
             controllerBeans.put(definition.beanName(), name);
-            definition.informedResources().forEach(type -> listers.put(type, true));
-            definition.metadataResources().forEach(type -> metadataListers.put(type, true));
+            listers.addAll(definition.informedResources());
+            metadataListers.addAll(definition.metadataResources());
         }
         registry.registerBeanDefinition(DEFINITIONS_BEAN, definitionsBean(definitions, controllerBeans));
-        for (Class<? extends HasMetadata> type : listers.keySet()) {
+        for (Class<? extends HasMetadata> type : listers) {
             ResolvableType listerType = ResolvableType.forClassWithGenerics(Lister.class, type);
             if (beanFactory.getBeanNamesForType(listerType, true, false).length == 0) {
                 registry.registerBeanDefinition(unusedName(registry, beanName(type, "Lister"), type.getName() + ".lister"),
-                        listerBean(type, listerType));
+                        listerBean(listerType, new ListerSupplier(type)));
             }
         }
         ResolvableType metadataListerType = ResolvableType.forClassWithGenerics(Lister.class,
                 PartialObjectMetadata.class);
-        for (Class<? extends HasMetadata> type : metadataListers.keySet()) {
+        for (Class<? extends HasMetadata> type : metadataListers) {
             String name = beanName(type, "MetadataLister");
+            if (isMetadataLister(registry, name)) { // made for another resource of the same simple name
+                name = type.getName() + ".metadataLister";
+            }
             if (!registry.containsBeanDefinition(name)) {
-                RootBeanDefinition bean = new RootBeanDefinition(Lister.class);
-                bean.setTargetType(metadataListerType);
-                bean.setInstanceSupplier(new MetadataListerSupplier(type));
-                registry.registerBeanDefinition(name, bean);
+                registry.registerBeanDefinition(name, listerBean(metadataListerType, new MetadataListerSupplier(type)));
             }
         }
     }
@@ -176,10 +178,10 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
         return bean;
     }
 
-    private static RootBeanDefinition listerBean(Class<? extends HasMetadata> type, ResolvableType listerType) {
+    private static RootBeanDefinition listerBean(ResolvableType listerType, InstanceSupplier<?> supplier) {
         RootBeanDefinition bean = new RootBeanDefinition(Lister.class);
         bean.setTargetType(listerType);
-        bean.setInstanceSupplier(new ListerSupplier(type));
+        bean.setInstanceSupplier(supplier);
         return bean;
     }
 
@@ -193,6 +195,12 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
         }
         throw new BeanDefinitionStoreException("cannot name a bean of the operator: both '" + preferred + "' and '"
                 + fallback + "' exist already");
+    }
+
+    /** Whether {@code name} is a metadata lister this registrar has made. */
+    private static boolean isMetadataLister(BeanDefinitionRegistry registry, String name) {
+        return registry.containsBeanDefinition(name) && registry.getBeanDefinition(name) instanceof RootBeanDefinition bean
+                && bean.getInstanceSupplier() instanceof MetadataListerSupplier;
     }
 
     /** {@code configMapLister} for {@code (ConfigMap.class, "Lister")}. */

@@ -18,8 +18,6 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -46,11 +44,8 @@ class MetadataOwnerIT {
             admin.coreV1().secrets().inNamespace(ns).create(secret(ns, "managed-tls",
                     Map.of("managed-by", "metadata-owner"), "example.com/skipped"));
 
-            try (ConfigurableApplicationContext context = new SpringApplicationBuilder(MetadataOwnerApplication.class)
-                    .properties("operator.client.kubeconfig=" + connection.kubeconfig(),
-                            "operator.informers.namespaces=" + ns, "operator.leader-election.enabled=false",
-                            "operator.informers.resources.secrets.field-selector=type!=example.com/skipped")
-                    .web(WebApplicationType.NONE).run()) {
+            try (ConfigurableApplicationContext context = ClusterApplications.run(MetadataOwnerApplication.class,
+                    connection, ns, "operator.informers.resources.secrets.field-selector=type!=example.com/skipped")) {
                 @SuppressWarnings("unchecked")
                 Lister<PartialObjectMetadata> secrets = context.getBean("secretMetadataLister", Lister.class);
                 MetadataOwnerApplication.Reconciled reconciled = context.getBean(MetadataOwnerApplication.Reconciled.class);

@@ -20,10 +20,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -47,8 +44,8 @@ class MetadataWatchIT {
             admin.coreV1().secrets().inNamespace(ns).create(secret("target", Map.of("watched", "yes"), "first"));
             admin.coreV1().secrets().inNamespace(ns).create(secret("unlabelled", Map.of(), "other"));
 
-            try (ConfigurableApplicationContext context = run(connection, ns,
-                    "operator.informers.resources.secrets.label-selector=watched=yes")) {
+            try (ConfigurableApplicationContext context = ClusterApplications.run(MetadataWatchApplication.class,
+                    connection, ns, "operator.informers.resources.secrets.label-selector=watched=yes")) {
                 MetadataWatchApplication.Reconciled reconciled = context.getBean(MetadataWatchApplication.Reconciled.class);
                 @SuppressWarnings("unchecked")
                 Lister<PartialObjectMetadata> secrets = context.getBean("secretMetadataLister", Lister.class);
@@ -81,7 +78,8 @@ class MetadataWatchIT {
             admin.coreV1().configMaps().inNamespace(ns).create(configMap("target"));
             admin.coreV1().secrets().inNamespace(ns).create(secret("target", Map.of(), "first"));
 
-            try (ConfigurableApplicationContext context = run(connection, ns, "operator.reader.uncached=configmaps")) {
+            try (ConfigurableApplicationContext context = ClusterApplications.run(MetadataWatchApplication.class,
+                    connection, ns, "operator.reader.uncached=configmaps")) {
                 MetadataWatchApplication.Reconciled reconciled = context.getBean(MetadataWatchApplication.Reconciled.class);
                 await().atMost(WAIT).until(() -> reconciled.seen.contains("target: first"));
                 assertThat(context.getBean(ObjectReader.class).get(ConfigMap.class, ns, "target")).isPresent();
@@ -91,15 +89,6 @@ class MetadataWatchIT {
                 assertThat(reads(meters, "configmaps", "cache")).as("though the primary informer has synced").isZero();
             }
         }
-    }
-
-    private static ConfigurableApplicationContext run(ClusterConnection connection, String namespace,
-            String... properties) {
-        return new SpringApplicationBuilder(MetadataWatchApplication.class)
-                .properties(Stream.concat(Stream.of("operator.client.kubeconfig=" + connection.kubeconfig(),
-                        "operator.informers.namespaces=" + namespace, "operator.leader-election.enabled=false"),
-                        Stream.of(properties)).toArray(String[]::new))
-                .web(WebApplicationType.NONE).run();
     }
 
     private static double reads(MeterRegistry meters, String resource, String source) {

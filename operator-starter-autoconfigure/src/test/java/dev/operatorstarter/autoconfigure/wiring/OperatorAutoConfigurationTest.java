@@ -248,6 +248,21 @@ class OperatorAutoConfigurationTest {
     }
 
     @Test
+    void twoResourcesOfOneSimpleNameCachedAsMetadataGetAMetadataListerEach() {
+        runner().withUserConfiguration(SameSimpleNameMetadataConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBeanNamesForType(ResolvableType.forClassWithGenerics(Lister.class,
+                    PartialObjectMetadata.class))).containsExactly("secretMetadataLister",
+                            dev.operatorstarter.autoconfigure.wiring.other.Secret.class.getName() + ".metadataLister");
+            assertThat(context.getBean("secretMetadataLister")).isNotSameAs(context.getBean(
+                    dev.operatorstarter.autoconfigure.wiring.other.Secret.class.getName() + ".metadataLister"));
+            assertThat(context.getBean(SharedInformerFactory.class).informers()).extracting(i -> i.name())
+                    .containsExactlyInAnyOrder("configmaps", "secrets (metadata)",
+                            "secrets.other.operatorstarter.dev (metadata)");
+        });
+    }
+
+    @Test
     void aWatchedTypeCanBeCachedAsMetadataOnlyWithAListerOfItsOwnAndTheResourcesSelectors() {
         runner().withUserConfiguration(MetadataWatcherConfiguration.class)
                 .withPropertyValues("operator.informers.resources.secrets.label-selector=app=web").run(context -> {
@@ -538,6 +553,15 @@ class OperatorAutoConfigurationTest {
     static class MetadataOwnerConfiguration {
         @Bean
         @Reconciler(ownsMetadata = Secret.class)
+        ReconcileHandler<ConfigMap> configMapReconciler() {
+            return request -> ReconcileResult.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class SameSimpleNameMetadataConfiguration {
+        @Bean
+        @Reconciler(ownsMetadata = {Secret.class, dev.operatorstarter.autoconfigure.wiring.other.Secret.class})
         ReconcileHandler<ConfigMap> configMapReconciler() {
             return request -> ReconcileResult.done();
         }

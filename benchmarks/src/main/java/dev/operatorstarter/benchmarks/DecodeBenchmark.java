@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -67,7 +68,10 @@ public class DecodeBenchmark {
             object.getMetadata().setResourceVersion(String.valueOf(1000 + i));
             object.getMetadata().setUid("00000000-0000-0000-0000-" + String.format("%012d", i));
             object.getMetadata().setCreationTimestamp("2026-11-23T08:00:00Z");
-            out.writeBytes(Json.MAPPER.writeValueAsBytes(Map.of("type", "ADDED", "object", object)));
+            Map<String, Object> event = new LinkedHashMap<>();
+            event.put("type", "ADDED"); // first, as the API server writes it
+            event.put("object", object);
+            out.writeBytes(Json.MAPPER.writeValueAsBytes(event));
             out.write('\n');
         }
         return out.toByteArray();

@@ -12,15 +12,28 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import reactor.core.publisher.Flux;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.ValueDeserializer;
 
 /**
  * Turns the bytes of a watch response, in whatever chunks the network delivers them, into
  * {@link WatchEvent}s as each event completes (events span chunks; a chunk may hold many).
- * The API server writes one event per line, so each line is decoded on its own: the events before
- * a malformed one are delivered before its error, however the bytes were chunked.
  * {@link Request#watch} uses it.
+ *
+ * <p>The API server writes one event per line, {@code type} before {@code object}. Every event is
+ * parsed once, where its bytes lie: the lines that a chunk holds whole go through one parser over
+ * the chunk (only a line that spans chunks is copied, and parsed on its own once it ends); the
+ * type is read first, then the object is bound straight from the parser into its class, with no
+ * tree and no replay in between. An event that puts {@code object} first (no API server does; a
+ * proxy might) still decodes, through a tree. Events are decoded in order and the first that fails
+ * ends the stream, so the events before a malformed one are delivered before its error, however
+ * the bytes were chunked.
  *
  * <p><b>Not API.</b> Applications watch through {@link Request#watch} or a resource client. This
  * class is public only so that the benchmarks module's {@code DecodeBenchmark} can compare the decoder
@@ -40,54 +53,105 @@ public final class WatchDecoding {
      */
     public static <T> Flux<WatchEvent<T>> decode(Flux<DataBuffer> chunks, JavaType type, String source) {
         return Flux.defer(() -> {
-            Lines lines = new Lines();
+            Lines<T> lines = new Lines<>(new EventReader<>(type, source));
             return chunks.concatMapIterable(lines::complete)
                     .concatWith(Flux.defer(() -> Flux.fromIterable(lines.unfinished())))
-                    .map(line -> WatchDecoding.<T>event(Json.MAPPER.readValue(line, RawWatchEvent.class), type, source));
+                    .handle((item, sink) -> {
+                        if (item instanceof RuntimeException failure) {
+                            sink.error(failure);
+                        } else {
+                            @SuppressWarnings("unchecked")
+                            WatchEvent<T> event = (WatchEvent<T>) item;
+                            sink.next(event);
+                        }
+                    });
         });
     }
 
-    /** Splits a byte stream into lines, keeping an unfinished line across chunks; skips blank lines. */
-    private static final class Lines {
+    /**
+     * Splits a byte stream into lines and decodes the complete ones, keeping an unfinished line
+     * across chunks. What a chunk yields is its events in order, ended by the failure of the first
+     * event that did not decode, if any (so the events before it still arrive).
+     */
+    private static final class Lines<T> {
+        private final EventReader<T> reader;
+        private byte[] chunkBytes = new byte[0];
         private byte[] pending = new byte[0];
         private int pendingLength;
+        private boolean failed;
 
-        List<byte[]> complete(DataBuffer chunk) {
-            byte[] bytes;
+        Lines(EventReader<T> reader) {
+            this.reader = reader;
+        }
+
+        List<Object> complete(DataBuffer chunk) {
+            int length;
             try {
-                bytes = new byte[chunk.readableByteCount()];
-                chunk.read(bytes);
+                if (failed) {
+                    return List.of();
+                }
+                length = chunk.readableByteCount();
+                if (length > chunkBytes.length) {
+                    chunkBytes = new byte[length];
+                }
+                chunk.read(chunkBytes, 0, length);
             } finally {
                 DataBufferUtils.release(chunk);
             }
-            List<byte[]> lines = new ArrayList<>();
+            byte[] bytes = chunkBytes;
+            int first = 0;
+            while (first < length && bytes[first] != '\n') {
+                first++;
+            }
+            if (first == length) {
+                keep(bytes, 0, length);
+                return List.of();
+            }
+            int last = length - 1;
+            while (bytes[last] != '\n') {
+                last--;
+            }
+            List<Object> decoded = new ArrayList<>();
             int start = 0;
-            for (int i = 0; i < bytes.length; i++) {
-                if (bytes[i] == '\n') {
-                    byte[] line = take(bytes, start, i);
-                    if (!blank(line)) {
-                        lines.add(line);
-                    }
-                    start = i + 1;
+            if (pendingLength > 0) {
+                // the line that began in earlier chunks ends here: decoded on its own, from the pending bytes
+                keep(bytes, 0, first);
+                int lineLength = pendingLength;
+                pendingLength = 0;
+                start = first + 1;
+                if (!decode(pending, 0, lineLength, decoded)) {
+                    return decoded;
                 }
             }
-            keep(bytes, start, bytes.length);
-            return lines;
+            // every line that lies wholly in this chunk, through one parser, where the bytes are
+            if (start <= last && !decode(bytes, start, last + 1 - start, decoded)) {
+                return decoded;
+            }
+            keep(bytes, last + 1, length);
+            return decoded;
         }
 
         /** What is left once the stream ended: an event without its newline, or the start of one. */
-        List<byte[]> unfinished() {
-            byte[] rest = take(pending, 0, 0);
-            return blank(rest) ? List.of() : List.of(rest);
+        List<Object> unfinished() {
+            List<Object> decoded = new ArrayList<>(1);
+            int lineLength = pendingLength;
+            pendingLength = 0;
+            if (!failed) {
+                decode(pending, 0, lineLength, decoded);
+            }
+            return decoded;
         }
 
-        /** The pending bytes followed by {@code bytes[from, to)}; clears the pending ones. */
-        private byte[] take(byte[] bytes, int from, int to) {
-            byte[] line = new byte[pendingLength + to - from];
-            System.arraycopy(pending, 0, line, 0, pendingLength);
-            System.arraycopy(bytes, from, line, pendingLength, to - from);
-            pendingLength = 0;
-            return line;
+        /** Adds the events in the lines in {@code bytes[offset, offset + length)}, or the failure that stops them. */
+        private boolean decode(byte[] bytes, int offset, int length, List<Object> decoded) {
+            try {
+                reader.read(bytes, offset, length, decoded);
+                return true;
+            } catch (RuntimeException e) {
+                decoded.add(e);
+                failed = true;
+                return false;
+            }
         }
 
         private void keep(byte[] bytes, int from, int to) {
@@ -98,49 +162,118 @@ public final class WatchDecoding {
             System.arraycopy(bytes, from, pending, pendingLength, length);
             pendingLength += length;
         }
+    }
 
-        private static boolean blank(byte[] line) {
-            for (byte b : line) {
-                if (b != ' ' && b != '\t' && b != '\r') {
-                    return false;
+    /**
+     * Decodes events from their bytes: one parser, and so one deserialization context, for all the
+     * events in a run of lines; the object's deserializer is looked up once per watch.
+     */
+    private static final class EventReader<T> {
+        private final JavaType type;
+        private final ObjectReader objects;
+        private final String source;
+        private @Nullable ValueDeserializer<Object> deserializer;
+
+        EventReader(JavaType type, String source) {
+            this.type = type;
+            this.objects = Json.MAPPER.readerFor(type);
+            this.source = source;
+        }
+
+        /** Adds the events in {@code bytes[offset, offset + length)}, whitespace-separated JSON objects, to {@code decoded}. */
+        void read(byte[] bytes, int offset, int length, List<Object> decoded) {
+            try (JsonParser parser = objects.createParser(bytes, offset, length)) {
+                DeserializationContext context = (DeserializationContext) parser.objectReadContext();
+                for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                    if (token != JsonToken.START_OBJECT) {
+                        throw new KubernetesClientException(source + " sent a watch event that is not a JSON object, at "
+                                + parser.currentTokenLocation().offsetDescription());
+                    }
+                    decoded.add(event(parser, context));
                 }
             }
-            return true;
         }
-    }
 
-    @SuppressWarnings("unchecked")
-    private static <T> WatchEvent<T> event(RawWatchEvent raw, JavaType type, String source) {
-        String eventType = raw.type() == null ? "" : raw.type();
-        JsonNode object = raw.object();
-        if (object == null || object.isNull()) {
-            throw new KubernetesClientException(source + " sent a " + eventType + " watch event without object");
+        /** The event whose opening brace is the parser's current token; leaves the parser on its closing brace. */
+        private WatchEvent<T> event(JsonParser parser, DeserializationContext context) {
+            String eventType = null;
+            WatchEvent<T> event = null;
+            JsonNode objectFirst = null;
+            for (String name = parser.nextName(); name != null; name = parser.nextName()) {
+                JsonToken value = parser.nextToken();
+                if (name.equals("type")) {
+                    eventType = value == JsonToken.VALUE_NULL ? null : parser.getValueAsString();
+                } else if (name.equals("object") && value != JsonToken.VALUE_NULL) {
+                    if (eventType != null) {
+                        event = event(eventType, parser, context);
+                    } else {
+                        objectFirst = parser.readValueAsTree();
+                    }
+                } else {
+                    parser.skipChildren();
+                }
+            }
+            if (event != null) {
+                return event;
+            }
+            if (objectFirst == null || objectFirst.isNull()) {
+                throw new KubernetesClientException(source + " sent a " + (eventType == null ? "" : eventType)
+                        + " watch event without object");
+            }
+            // the object came before the type: replayed from its tree now that the type is known
+            try (JsonParser tree = objects.treeAsTokens(objectFirst)) {
+                tree.nextToken();
+                return event(eventType == null ? "" : eventType, tree, (DeserializationContext) tree.objectReadContext());
+            }
         }
-        try {
-            return switch (eventType) {
-                case "ADDED" -> new WatchEvent.Added<>((T) Json.MAPPER.treeToValue(object, type));
-                case "MODIFIED" -> new WatchEvent.Modified<>((T) Json.MAPPER.treeToValue(object, type));
-                case "DELETED" -> new WatchEvent.Deleted<>((T) Json.MAPPER.treeToValue(object, type));
-                case "BOOKMARK" -> bookmark(object);
-                case "ERROR" -> new WatchEvent.Error<>(Json.MAPPER.treeToValue(object, Status.class));
-                default -> throw new KubernetesClientException(source + " sent a watch event of unknown type \""
-                        + eventType + "\"");
-            };
-        } catch (JacksonException e) {
-            throw new KubernetesClientException(source + " sent a " + eventType + " watch event whose object is "
-                    + "not a valid " + type.getRawClass().getSimpleName() + ": " + e.getOriginalMessage(), e);
+
+        /** The event of {@code eventType} whose object starts at the parser's current token. */
+        private WatchEvent<T> event(String eventType, JsonParser parser, DeserializationContext context) {
+            try {
+                return switch (eventType) {
+                    case "ADDED" -> new WatchEvent.Added<>(object(parser, context));
+                    case "MODIFIED" -> new WatchEvent.Modified<>(object(parser, context));
+                    case "DELETED" -> new WatchEvent.Deleted<>(object(parser, context));
+                    case "BOOKMARK" -> bookmark(parser.readValueAsTree());
+                    case "ERROR" -> new WatchEvent.Error<>(context.readValue(parser, Status.class));
+                    default -> throw new KubernetesClientException(source + " sent a watch event of unknown type \""
+                            + eventType + "\"");
+                };
+            } catch (StreamReadException e) {
+                throw e;
+            } catch (JacksonException e) {
+                throw new KubernetesClientException(source + " sent a " + eventType + " watch event whose object is "
+                        + "not a valid " + type.getRawClass().getSimpleName() + path(e) + ": " + e.getOriginalMessage(), e);
+            }
         }
-    }
 
-    private static <T> WatchEvent<T> bookmark(JsonNode object) {
-        JsonNode metadata = object.path("metadata");
-        Map<String, String> annotations = new HashMap<>();
-        metadata.path("annotations").properties().forEach(entry -> annotations.put(entry.getKey(),
-                entry.getValue().asString("")));
-        return new WatchEvent.Bookmark<>(metadata.path("resourceVersion").asString(""), annotations);
-    }
+        @SuppressWarnings("unchecked")
+        private T object(JsonParser parser, DeserializationContext context) {
+            if (deserializer == null) {
+                deserializer = context.findRootValueDeserializer(type);
+            }
+            return (T) deserializer.deserialize(parser, context);
+        }
 
-    /** A watch event as sent: the type, and the object still as a tree until the type says what it is. */
-    record RawWatchEvent(@Nullable String type, @Nullable JsonNode object) {
+        /** Where in the object {@code e} happened, as {@code " at spec.containers[0].ports"}; empty at its root. */
+        private static String path(JacksonException e) {
+            StringBuilder path = new StringBuilder();
+            for (JacksonException.Reference reference : e.getPath()) {
+                if (reference.getPropertyName() != null) {
+                    path.append(path.length() == 0 ? "" : ".").append(reference.getPropertyName());
+                } else if (reference.getIndex() >= 0) {
+                    path.append('[').append(reference.getIndex()).append(']');
+                }
+            }
+            return path.length() == 0 ? "" : " at " + path;
+        }
+
+        private WatchEvent<T> bookmark(JsonNode object) {
+            JsonNode metadata = object.path("metadata");
+            Map<String, String> annotations = new HashMap<>();
+            metadata.path("annotations").properties().forEach(entry -> annotations.put(entry.getKey(),
+                    entry.getValue().asString("")));
+            return new WatchEvent.Bookmark<>(metadata.path("resourceVersion").asString(""), annotations);
+        }
     }
 }

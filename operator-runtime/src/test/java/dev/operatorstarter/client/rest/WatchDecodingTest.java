@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.operatorstarter.internal.Json;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -11,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,6 +21,7 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Signal;
+import tools.jackson.core.JacksonException;
 
 class WatchDecodingTest {
 
@@ -35,14 +39,9 @@ class WatchDecodingTest {
     private static Flux<DataBuffer> chunks(int size, Map<?, ?>... events) {
         StringBuilder text = new StringBuilder();
         for (Map<?, ?> event : events) {
-            text.append(Json.MAPPER.writeValueAsString(event)).append('\n');
+            text.append(line(event));
         }
-        byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
-        List<byte[]> parts = new ArrayList<>();
-        for (int offset = 0; offset < bytes.length; offset += size) {
-            parts.add(Arrays.copyOfRange(bytes, offset, Math.min(bytes.length, offset + size)));
-        }
-        return Flux.fromIterable(parts).map(DefaultDataBufferFactory.sharedInstance::wrap);
+        return chunks(size, text.toString());
     }
 
     @Test
@@ -87,8 +86,14 @@ class WatchDecodingTest {
         return Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(text.getBytes(StandardCharsets.UTF_8)));
     }
 
+    /** {@code event} on a line of its own, its type first as the API server writes it. */
     private static String line(Map<?, ?> event) {
-        return Json.MAPPER.writeValueAsString(event) + "\n";
+        Map<Object, Object> ordered = new LinkedHashMap<>();
+        if (event.containsKey("type")) {
+            ordered.put("type", event.get("type"));
+        }
+        ordered.putAll(event);
+        return Json.MAPPER.writeValueAsString(ordered) + "\n";
     }
 
     @Test
@@ -126,5 +131,112 @@ class WatchDecodingTest {
                 "test").collectList().block();
 
         assertThat(events).containsExactly(new WatchEvent.Added<>(pod("a")), new WatchEvent.Deleted<>(pod("a")));
+    }
+
+    @Test
+    void everyChunkingOfAStreamYieldsTheSameEventsInOrder() {
+        Map<?, ?>[] sent = {Map.of("type", "ADDED", "object", pod("a")), Map.of("type", "BOOKMARK", "object",
+                Map.of("metadata", Map.of("resourceVersion", "7"))), Map.of("type", "MODIFIED", "object", pod("b")),
+                Map.of("type", "DELETED", "object", pod("a"))};
+        int length = Arrays.stream(sent).mapToInt(event -> line(event).length()).sum();
+        for (int size = 1; size <= length + 1; size++) {
+            List<WatchEvent<Pod>> events = WatchDecoding.<Pod>decode(chunks(size, sent),
+                    Json.MAPPER.constructType(Pod.class), "test").collectList().block();
+            assertThat(events).as("chunks of %d bytes", size).containsExactly(new WatchEvent.Added<>(pod("a")),
+                    new WatchEvent.Bookmark<>("7", Map.of()), new WatchEvent.Modified<>(pod("b")),
+                    new WatchEvent.Deleted<>(pod("a")));
+        }
+    }
+
+    @Test
+    void aLargeObjectSplitAcrossManyChunksDecodesIntact() {
+        StringBuilder value = new StringBuilder();
+        for (int i = 0; value.length() < 1_000_000; i++) {
+            value.append("line ").append(i).append(" of a large file, with \"quotes\" and ünïcödé\n");
+        }
+        ConfigMap large = new ConfigMapBuilder().withNewMetadata().withName("large").withNamespace("shop").endMetadata()
+                .addToData("file.txt", value.toString()).build();
+        ConfigMap small = new ConfigMapBuilder().withNewMetadata().withName("small").endMetadata().build();
+
+        for (int size : new int[] {997, 16 * 1024}) {
+            List<WatchEvent<ConfigMap>> events = WatchDecoding.<ConfigMap>decode(chunks(size,
+                    Map.of("type", "ADDED", "object", small), Map.of("type", "ADDED", "object", large),
+                    Map.of("type", "DELETED", "object", small)), Json.MAPPER.constructType(ConfigMap.class), "test")
+                    .collectList().block();
+            assertThat(events).as("chunks of %d bytes", size).containsExactly(new WatchEvent.Added<>(small),
+                    new WatchEvent.Added<>(large), new WatchEvent.Deleted<>(small));
+        }
+    }
+
+    @Test
+    void anEventThatPutsItsObjectBeforeItsTypeStillDecodes() {
+        Pod pod = pod("a");
+        String object = Json.MAPPER.writeValueAsString(pod);
+        String text = "{\"object\":" + object + ",\"type\":\"MODIFIED\"}\n"
+                + "{\"object\":{\"metadata\":{\"resourceVersion\":\"9\"}},\"type\":\"BOOKMARK\"}\n"
+                + "{\"kind\":\"WatchEvent\",\"type\":\"DELETED\",\"object\":" + object + "}\n";
+
+        for (int size : new int[] {1, 13, text.length()}) {
+            List<WatchEvent<Pod>> events = WatchDecoding.<Pod>decode(chunks(size, text),
+                    Json.MAPPER.constructType(Pod.class), "test").collectList().block();
+            assertThat(events).as("chunks of %d bytes", size).containsExactly(new WatchEvent.Modified<>(pod),
+                    new WatchEvent.Bookmark<>("9", Map.of()), new WatchEvent.Deleted<>(pod));
+        }
+    }
+
+    @Test
+    void anObjectOfTheWrongShapeFailsNamingTheSourceTheTypeAndTheField() {
+        String text = line(Map.of("type", "ADDED", "object", pod("a")))
+                + "{\"type\":\"MODIFIED\",\"object\":{\"metadata\":{\"name\":\"b\"},\"spec\":{\"containers\":7}}}\n";
+
+        List<Signal<WatchEvent<Pod>>> signals = WatchDecoding.<Pod>decode(chunks(10, text),
+                Json.MAPPER.constructType(Pod.class), "GET /api/v1/pods?watch=true").materialize().collectList().block();
+
+        assertThat(signals).hasSize(2);
+        assertThat(signals.get(0).get()).isEqualTo(new WatchEvent.Added<>(pod("a")));
+        assertThat(signals.get(1).getThrowable()).isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("GET /api/v1/pods?watch=true").hasMessageContaining("MODIFIED")
+                .hasMessageContaining("not a valid Pod at spec.containers");
+    }
+
+    @Test
+    void anObjectCutShortInsideTheLineIsAJsonErrorAfterTheEventsBeforeIt() {
+        String text = line(Map.of("type", "ADDED", "object", pod("a")))
+                + "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"b\"}\n";
+
+        for (int size : new int[] {1, 64, text.length()}) {
+            List<Signal<WatchEvent<Pod>>> signals = WatchDecoding.<Pod>decode(chunks(size, text),
+                    Json.MAPPER.constructType(Pod.class), "test").materialize().collectList().block();
+            assertThat(signals).as("chunks of %d bytes", size).hasSize(2);
+            assertThat(signals.get(0).get()).isEqualTo(new WatchEvent.Added<>(pod("a")));
+            assertThat(signals.get(1).getThrowable()).isInstanceOf(JacksonException.class);
+        }
+    }
+
+    @Test
+    void unknownTypesNonObjectsAndMissingObjectsAreErrorsThatSayWhat() {
+        assertThat(failure("{\"type\":\"RESIZED\",\"object\":{}}\n")).isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("unknown type \"RESIZED\"");
+        assertThat(failure("[\"ADDED\"]\n")).isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("not a JSON object");
+        assertThat(failure("{\"type\":\"ADDED\",\"object\":null}\n")).isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("ADDED watch event without object");
+    }
+
+    private static Throwable failure(String text) {
+        List<Signal<WatchEvent<Pod>>> signals = WatchDecoding.<Pod>decode(oneChunk(text),
+                Json.MAPPER.constructType(Pod.class), "test").materialize().collectList().block();
+        assertThat(signals).hasSize(1);
+        return signals.get(0).getThrowable();
+    }
+
+    /** {@code text} cut into {@code size}-byte chunks. */
+    private static Flux<DataBuffer> chunks(int size, String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        List<byte[]> parts = new ArrayList<>();
+        for (int offset = 0; offset < bytes.length; offset += size) {
+            parts.add(Arrays.copyOfRange(bytes, offset, Math.min(bytes.length, offset + size)));
+        }
+        return Flux.fromIterable(parts).map(DefaultDataBufferFactory.sharedInstance::wrap);
     }
 }

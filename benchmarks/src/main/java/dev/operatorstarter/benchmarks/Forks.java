@@ -15,10 +15,16 @@ final class Forks {
     }
 
     static String[] run(Class<?> main, String... args) throws IOException, InterruptedException {
+        return run(List.of(), main, args);
+    }
+
+    /** As {@link #run(Class, String...)}, with more options for the JVM. */
+    static String[] run(List<String> jvmOptions, Class<?> main, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("-Xmx2g");
         command.add("-XX:+UseG1GC");
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(main.getName());

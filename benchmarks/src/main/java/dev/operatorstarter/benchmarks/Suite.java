@@ -62,21 +62,36 @@ public final class Suite {
                 .append(LocalDate.now()).append(", commit ").append(commit()).append(") -->\n");
         report.append(machine()).append('\n');
         Path work = Files.createDirectories(Path.of("target", "benchmarks"));
-        if (sections.contains("informers") || sections.contains("latency")) {
+        if (sections.contains("informers") || sections.contains("latency") || sections.contains("profile")) {
             try (LocalApiServer server = LocalApiServer.start(LocalApiServerOptions.defaults());
                     KubernetesClient admin = KubernetesClient.create(KubeconfigLoader.load(
                             server.connection().kubeconfig(), null))) {
+                ScaleCurve curve = arguments.curve();
+                Workload profiled = new Workload(Workload.Kind.CONFIGMAPS, arguments.quick() ? 2_000 : 10_000, 1);
+                List<Workload> workloads = new ArrayList<>();
                 if (sections.contains("informers")) {
-                    ScaleCurve curve = arguments.curve();
-                    int objects = curve.workloads().stream().mapToInt(Workload::objects).sum();
-                    log.info("creating {} objects: {}", objects, curve.workloads());
+                    workloads.addAll(curve.workloads());
+                }
+                if (sections.contains("profile") && workloads.stream().noneMatch(workload ->
+                        workload.namespace().equals(profiled.namespace()))) {
+                    workloads.add(profiled);
+                }
+                Path kubeconfig = null;
+                if (!workloads.isEmpty()) {
+                    int objects = workloads.stream().mapToInt(Workload::objects).sum();
+                    log.info("creating {} objects: {}", objects, workloads);
                     long creating = System.nanoTime();
-                    Dataset.create(admin, curve.workloads());
+                    Dataset.create(admin, workloads);
                     Duration creation = Duration.ofNanos(System.nanoTime() - creating);
                     log.info("created {} objects in {} s", objects, creation.toSeconds());
-                    Path kubeconfig = TokenKubeconfig.write(admin, server.connection(), work.resolve("token-kubeconfig"));
-                    report.append(informers(curve, kubeconfig, objects, creation)).append('\n');
-                    report.append(CacheHistogram.section(admin, curve)).append('\n');
+                    kubeconfig = TokenKubeconfig.write(admin, server.connection(), work.resolve("token-kubeconfig"));
+                    if (sections.contains("informers")) {
+                        report.append(informers(curve, kubeconfig, objects, creation)).append('\n');
+                        report.append(CacheHistogram.section(admin, curve)).append('\n');
+                    }
+                }
+                if (sections.contains("profile")) {
+                    report.append(SyncReport.section(profiled, kubeconfig, work)).append('\n');
                 }
                 if (sections.contains("latency")) {
                     report.append(latency(size, admin)).append('\n');

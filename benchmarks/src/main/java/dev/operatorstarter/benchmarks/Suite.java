@@ -216,8 +216,8 @@ public final class Suite {
                 + "max of " + size.watchRuns() + " fresh JVMs.\n\n| subject | events per second |\n|---|---|\n");
         byte[] stream = DecodeBenchmark.watchStream(size.watchEvents());
         Map<Subject, Stats> results = new LinkedHashMap<>();
-        try (WatchServer server = new WatchServer()) {
-            Path kubeconfig = server.kubeconfig(work.resolve("fake-kubeconfig"));
+        try (WatchServer server = WatchServer.start()) {
+            Path kubeconfig = server.kubeconfig(work.resolve("fake-kubeconfig"), WatchTransport.HTTP_STREAMING);
             Map<Subject, List<Long>> rates = new LinkedHashMap<>();
             for (int run = 0; run < size.watchRuns(); run++) {
                 for (Subject subject : List.of(Subject.OURS, Subject.FABRIC8, Subject.OFFICIAL)) {

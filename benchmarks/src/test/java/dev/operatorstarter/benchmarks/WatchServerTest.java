@@ -11,6 +11,9 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.WebSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,6 +92,21 @@ class WatchServerTest {
         assertThat(closed.get(10, TimeUnit.SECONDS)).isEqualTo(1000);
         assertThat(messages).hasSize(EVENTS).allSatisfy(message -> assertThat(message)
                 .startsWith("{").endsWith("}").doesNotContain("\n").contains("\"type\":\"ADDED\""));
+    }
+
+    @Test
+    void theWebSocketPortRefusesAPlainWatchSoNoClientCanFallBackToHttpThere() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        String base = serverUri(WatchTransport.WEBSOCKET) + "/api/v1/namespaces/bench/configmaps";
+
+        HttpResponse<String> list = client.send(HttpRequest.newBuilder(URI.create(base)).build(), BodyHandlers.ofString());
+        HttpResponse<String> watch = client.send(HttpRequest.newBuilder(URI.create(base + "?watch=true")).build(),
+                BodyHandlers.ofString());
+
+        assertThat(list.statusCode()).isEqualTo(200);
+        assertThat(list.body()).contains("\"kind\":\"ConfigMapList\"");
+        assertThat(watch.statusCode()).isEqualTo(400);
+        assertThat(server.traffic().events()).isEmpty();
     }
 
     /** Runs fabric8's informer on the port of {@code transport} until it has seen every event (or 30 s have passed). */

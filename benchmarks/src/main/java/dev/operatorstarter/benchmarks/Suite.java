@@ -226,27 +226,39 @@ public final class Suite {
 
     private static String watchThroughput(Size size, Path work) throws Exception {
         StringBuilder table = new StringBuilder("### Watch throughput ceiling\n\n" + String.format("%,d", size.watchEvents())
-                + " ADDED events of ~1 KiB ConfigMaps streamed by an in-process HTTP server as fast as the client "
-                + "reads; events per second delivered to an informer handler, from the first to the last; min / median / "
-                + "max of " + size.watchRuns() + " fresh JVMs.\n\n| subject | events per second |\n|---|---|\n");
+                + " ADDED events of ~1 KiB ConfigMaps sent by an in-process server as fast as the client reads, over "
+                + "HTTP streaming (one JSON event per line) or, for fabric8's WebSocket watch, one WebSocket text "
+                + "message per event; events per second delivered to an informer handler, from the first to the last; "
+                + "min / median / max of " + size.watchRuns() + " fresh JVMs.\n\n"
+                + "| subject | events per second | ours ÷ subject (medians) |\n|---|---|---|\n");
         byte[] stream = DecodeBenchmark.watchStream(size.watchEvents());
-        Map<Subject, Stats> results = new LinkedHashMap<>();
-        try (WatchServer server = new WatchServer()) {
-            Path kubeconfig = server.kubeconfig(work.resolve("fake-kubeconfig"));
-            Map<Subject, List<Long>> rates = new LinkedHashMap<>();
+        Map<WatchSubject, Stats> results = new LinkedHashMap<>();
+        try (WatchServer server = WatchServer.start()) {
+            Map<WatchTransport, Path> kubeconfigs = new LinkedHashMap<>();
+            for (WatchTransport transport : WatchTransport.values()) {
+                kubeconfigs.put(transport, server.kubeconfig(work.resolve("fake-kubeconfig-" + transport), transport));
+            }
+            Map<WatchSubject, List<Long>> rates = new LinkedHashMap<>();
             for (int run = 0; run < size.watchRuns(); run++) {
-                for (Subject subject : List.of(Subject.OURS, Subject.FABRIC8, Subject.OFFICIAL)) {
+                for (WatchSubject subject : WatchSubject.values()) {
                     server.serve(stream);
-                    String[] result = Forks.run(WatchRun.class, subject.name(), kubeconfig.toString(),
-                            String.valueOf(size.watchEvents()));
+                    String[] result = Forks.run(WatchRun.class, subject.name(),
+                            kubeconfigs.get(subject.transport()).toString(), String.valueOf(size.watchEvents()));
+                    WatchServer.Traffic traffic = server.traffic();
+                    if (traffic.events().orElse(null) != subject.transport()) {
+                        throw new IllegalStateException(subject + " was to receive its events over " + subject.transport()
+                                + " but the server saw " + traffic);
+                    }
                     rates.computeIfAbsent(subject, s -> new ArrayList<>()).add(Long.parseLong(result[0]));
-                    log.info("watch {} run {}: {} events/s", subject, run + 1, result[0]);
+                    log.info("watch {} run {}: {} events/s ({})", subject, run + 1, result[0], traffic);
                 }
             }
             rates.forEach((subject, values) -> results.put(subject, Stats.of(values)));
         }
+        double ours = results.get(WatchSubject.OURS).median();
         results.forEach((subject, stats) -> table.append("| ").append(subject.label()).append(" | ")
-                .append(stats.format("", 1).strip()).append(" |\n"));
+                .append(stats.format("", 1).strip()).append(" | ")
+                .append(subject == WatchSubject.OURS ? "" : String.format("%.2fx", ours / stats.median())).append(" |\n"));
         return table.toString();
     }
 

@@ -22,9 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One watch-throughput measurement in a fresh JVM: one subject's informer on {@link WatchServer},
  * counting the adds its handler receives. Prints {@code RESULT <eventsPerSecond>}, measured from
- * the first event to the last.
+ * the first event to the last. Which transport the watch uses is the server's doing (the kubeconfig
+ * names the port of one or the other), so both fabric8 subjects run the same code here.
  *
- * <p>Usage: {@code WatchRun <subject> <kubeconfig> <events>}
+ * <p>Usage: {@code WatchRun <subject> <kubeconfig> <events>}, the subject a {@link WatchSubject}
  */
 public final class WatchRun {
 
@@ -32,7 +33,7 @@ public final class WatchRun {
     }
 
     public static void main(String[] args) throws Exception {
-        Subject subject = Subject.parse(args[0]);
+        WatchSubject subject = WatchSubject.parse(args[0]);
         Path kubeconfig = Path.of(args[1]);
         int events = Integer.parseInt(args[2]);
         CountDownLatch all = new CountDownLatch(events);
@@ -42,8 +43,8 @@ public final class WatchRun {
             all.countDown();
         };
         Object keepAlive = switch (subject) {
-            case OURS, OURS_NO_TRANSFORM -> ours(subject, kubeconfig, onAdd);
-            case FABRIC8 -> fabric8(kubeconfig, onAdd);
+            case OURS -> ours(kubeconfig, onAdd);
+            case FABRIC8, FABRIC8_WEBSOCKET -> fabric8(kubeconfig, onAdd);
             case OFFICIAL -> official(kubeconfig, onAdd);
         };
         if (!all.await(5, TimeUnit.MINUTES)) {
@@ -55,13 +56,9 @@ public final class WatchRun {
         Runtime.getRuntime().halt(0);
     }
 
-    private static Object ours(Subject subject, Path kubeconfig, Runnable onAdd) {
+    private static Object ours(Path kubeconfig, Runnable onAdd) {
         KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null));
-        InformerOptions.Builder options = InformerOptions.builder();
-        if (subject == Subject.OURS_NO_TRANSFORM) {
-            options.transform(object -> object);
-        }
-        SharedInformerFactory factory = new SharedInformerFactory(client, options.build());
+        SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults());
         factory.informerFor(ConfigMap.class, InformerScope.namespace("bench")).addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(ConfigMap object, boolean isInInitialList) {

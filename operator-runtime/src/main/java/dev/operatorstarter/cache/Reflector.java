@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -28,6 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.publisher.Signal;
 import reactor.core.publisher.Sinks;
 
@@ -384,6 +386,26 @@ final class Reflector<T extends HasMetadata> {
         return min + ThreadLocalRandom.current().nextLong(min + 1);
     }
 
+    /**
+     * {@code events}, failing with a {@link TimeoutException} once {@code stall} passes without one.
+     * One timer at a time, due when the stall would be, instead of a new timer for every event
+     * ({@code Flux.timeout} schedules and cancels one per event, which costs more than decoding
+     * it): each event only notes when it came; when the timer fires it either fails the stream or
+     * is set again for what is left of the stall since the last event.
+     */
+    static <E> Flux<E> failWhenStalled(Flux<E> events, Duration stall) {
+        long stallNanos = stall.toNanos();
+        return Flux.defer(() -> {
+            AtomicLong lastEvent = new AtomicLong(System.nanoTime());
+            Flux<Void> watchdog = Mono.defer(() -> {
+                long left = lastEvent.get() + stallNanos - System.nanoTime();
+                return left <= 0 ? Mono.<Void>error(new TimeoutException("no event for " + stall))
+                        : Mono.delay(Duration.ofNanos(left)).then();
+            }).repeat();
+            return events.doOnNext(event -> lastEvent.lazySet(System.nanoTime())).takeUntilOther(watchdog);
+        });
+    }
+
     /** Reads one watch stream to its end, feeding the FIFO; returns how it ended. */
     private Outcome consume(Flux<WatchEvent<T>> events, String fromVersion, @Nullable InitialEvents<T> initial) {
         String version = fromVersion;
@@ -393,9 +415,8 @@ final class Reflector<T extends HasMetadata> {
         metrics.watchStarted(name);
         // Materialized, so that an error comes after the events decoded before it: a blocking
         // stream would throw it as soon as it arrived, dropping the events still queued.
-        Flux<Signal<WatchEvent<T>>> guarded = events
-                .doOnSubscribe(subscription -> watching = true)
-                .timeout(options.stallTimeout())
+        Flux<Signal<WatchEvent<T>>> guarded = failWhenStalled(events
+                .doOnSubscribe(subscription -> watching = true), options.stallTimeout())
                 .takeUntilOther(stopSignal.asMono())
                 .materialize();
         try (Stream<Signal<WatchEvent<T>>> stream = guarded.toStream(64)) {

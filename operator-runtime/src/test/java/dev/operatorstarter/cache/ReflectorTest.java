@@ -18,11 +18,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Signal;
+import reactor.core.publisher.SignalType;
 
 /** The reflector's steps against a scripted list and watch (faults a real server will not make on demand). */
 class ReflectorTest {
@@ -213,6 +216,36 @@ class ReflectorTest {
         assertThat(errors).first().isInstanceOf(ReflectorException.WatchStalled.class);
         assertThat(first.sink().currentSubscriberCount()).as("the stalled watch was cancelled").isZero();
         assertThat(server.pendingLists()).as("a stall does not relist").isEmpty();
+    }
+
+    @Test
+    void aWatchWhoseEventsKeepComingIsNeverStalledHoweverLongItRuns() {
+        Duration stall = Duration.ofMillis(400);
+        // 12 events 100 ms apart: 1.2 s in all, three times the stall, never a gap as long as it
+        List<Long> events = Reflector.failWhenStalled(Flux.interval(Duration.ofMillis(100)).take(12), stall)
+                .collectList().block(Duration.ofSeconds(30));
+        assertThat(events).hasSize(12);
+    }
+
+    @Test
+    void aWatchThatFallsSilentFailsWithATimeoutAfterItsLastEvent() {
+        Duration stall = Duration.ofMillis(300);
+        List<Signal<Long>> signals = Reflector.failWhenStalled(Flux.concat(Flux.interval(Duration.ofMillis(50)).take(3),
+                Flux.<Long>never()), stall).materialize().collectList().block(Duration.ofSeconds(30));
+        assertThat(signals).hasSize(4);
+        assertThat(signals.subList(0, 3)).allMatch(Signal::isOnNext);
+        assertThat(signals.get(3).getThrowable()).isInstanceOf(TimeoutException.class)
+                .hasMessageContaining("no event for PT0.3S");
+    }
+
+    @Test
+    void aWatchThatEndsCompletesAndAnErrorOfItsOwnPassesThrough() {
+        assertThat(Reflector.failWhenStalled(Flux.just("a", "b"), Duration.ofMillis(50)).materialize().collectList()
+                .block(Duration.ofSeconds(30))).extracting(Signal::getType).containsExactly(SignalType.ON_NEXT,
+                SignalType.ON_NEXT, SignalType.ON_COMPLETE);
+        assertThat(Reflector.failWhenStalled(Flux.concat(Flux.just("a"), Flux.error(new IllegalStateException("reset"))),
+                Duration.ofSeconds(10)).materialize().collectList().block(Duration.ofSeconds(30)))
+                .extracting(Signal::getType).containsExactly(SignalType.ON_NEXT, SignalType.ON_ERROR);
     }
 
     @Test

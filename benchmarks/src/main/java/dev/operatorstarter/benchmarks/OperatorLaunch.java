@@ -29,8 +29,10 @@ final class OperatorLaunch implements AutoCloseable {
     private final Instant launched;
     private final Path log;
     private final Map<StartupLog.Milestone, Instant> seen = new EnumMap<>(StartupLog.Milestone.class);
+    private final Map<StartupLog.Milestone, Duration> cpu = new EnumMap<>(StartupLog.Milestone.class);
     private @Nullable Thread reader;
     private boolean ended;
+    private volatile boolean killed;
 
     private OperatorLaunch(Process process, Instant launched, Path log) {
         this.process = process;
@@ -81,22 +83,33 @@ final class OperatorLaunch implements AutoCloseable {
         return Duration.between(launched, seen.get(milestone));
     }
 
+    /**
+     * The CPU time (user and system, all threads) the process had used when its log line of
+     * {@code milestone} was read: less sensitive to other load on the machine than the wall time.
+     * Zero where the platform does not report it. Call after {@link #await} returned for it.
+     */
+    synchronized Duration cpu(StartupLog.Milestone milestone) {
+        return cpu.getOrDefault(milestone, Duration.ZERO);
+    }
+
     private void read(String site) {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
                 PrintWriter file = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 file.println(line);
                 StartupLog.read(line, site).ifPresent(mark -> {
+                    // the CPU time the process has used, read as soon as its line arrives
+                    Duration used = process.toHandle().info().totalCpuDuration().orElse(Duration.ZERO);
                     synchronized (this) {
-                        seen.putIfAbsent(mark.milestone(), mark.at());
+                        if (seen.putIfAbsent(mark.milestone(), mark.at()) == null) {
+                            cpu.put(mark.milestone(), used);
+                        }
                         notifyAll();
                     }
                 });
             }
         } catch (IOException e) {
-            // Once the process has exited, the JDK drains what is left of the pipe and closes the
-            // stream under a reader that is still on it ("Stream closed"): the end of the output.
-            if (process.isAlive()) {
+            if (!killed) { // destroyForcibly() closes the output under the reader: its end, no error
                 throw new UncheckedIOException("reading the operator's output into " + log, e);
             }
         } finally {
@@ -113,8 +126,10 @@ final class OperatorLaunch implements AutoCloseable {
      */
     @Override
     public void close() throws InterruptedException {
-        process.destroy();
+        // The handle's destroy, not Process.destroy(), which also closes the output under the reader
+        process.toHandle().destroy();
         if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+            killed = true;
             process.destroyForcibly();
             process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         }

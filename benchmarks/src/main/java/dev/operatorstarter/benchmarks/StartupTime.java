@@ -58,8 +58,11 @@ final class StartupTime {
     private static final List<String> LAYERS = List.of("dependencies", "spring-boot-loader", "snapshot-dependencies",
             "application");
 
-    /** One run: from launch to Spring Boot's {@code Started} line, and to the first reconcile. */
-    record Sample(Duration started, Duration firstReconcile) {
+    /**
+     * One run: from launch to Spring Boot's {@code Started} line, and to the first reconcile; and the
+     * CPU time the process had used by the first reconcile.
+     */
+    record Sample(Duration started, Duration firstReconcile, Duration cpu) {
     }
 
     /** A variant's preparation: how long its training took and how large the archive is (0 and 0 for none). */
@@ -111,8 +114,9 @@ final class StartupTime {
                     Sample sample = measure(variant, jdk, directories.get(variant), admin, server.connection().kubeconfig(),
                             namespace, folder.resolve("logs").resolve(namespace + ".log"));
                     samples.computeIfAbsent(variant, v -> new ArrayList<>()).add(sample);
-                    log.info("start-up {} on {}, run {}: started {} ms, first reconcile {} ms", variant.name(), jdk.version(),
-                            run, sample.started().toMillis(), sample.firstReconcile().toMillis());
+                    log.info("start-up {} on {}, run {}: started {} ms, first reconcile {} ms, {} ms CPU", variant.name(),
+                            jdk.version(), run, sample.started().toMillis(), sample.firstReconcile().toMillis(),
+                            sample.cpu().toMillis());
                 }
             }
         }
@@ -130,9 +134,11 @@ final class StartupTime {
                 .append("max of ").append(runs).append(runs == 1 ? " run" : " runs").append(" per variant, interleaved. ")
                 .append("Commands as the image runs them, in the layout's folder, followed by the run's ")
                 .append("`--operator.*`, `--sample.*` and `--server.port=0` arguments; the archives come from a training ")
-                .append("run that stops on refresh (`-Dspring.context.exit=onRefresh`), as in the Dockerfile.\n\n")
-                .append("| variant | JDK | command | training, archive | to `Started` (s) | to first reconcile (s) |\n")
-                .append("|---|---|---|---|---|---|\n");
+                .append("run that stops on refresh (`-Dspring.context.exit=onRefresh`), as in the Dockerfile. CPU: the ")
+                .append("process's user and system time, all threads, when its first-reconcile line was read; it depends ")
+                .append("less than the wall time on other load on the machine.\n\n")
+                .append("| variant | JDK | command | training, archive | to `Started` (s) | to first reconcile (s) | ")
+                .append("CPU to first reconcile (s) |\n|---|---|---|---|---|---|---|\n");
         samples.forEach((variant, list) -> {
             Jdk jdk = variant.newerJdk() ? newerJdk.orElseThrow() : suiteJdk;
             Training training = trainings.getOrDefault(variant, Training.NONE);
@@ -142,7 +148,8 @@ final class StartupTime {
                     .append(training.archiveBytes() == 0 ? "–" : String.format("%.1f s, %d MiB",
                             training.took().toMillis() / 1000.0, training.archiveBytes() >> 20))
                     .append(" | ").append(stats(list.stream().map(Sample::started).toList()))
-                    .append(" | ").append(stats(list.stream().map(Sample::firstReconcile).toList())).append(" |\n");
+                    .append(" | ").append(stats(list.stream().map(Sample::firstReconcile).toList()))
+                    .append(" | ").append(stats(list.stream().map(Sample::cpu).toList())).append(" |\n");
         });
         text.append("\nJDKs: ").append(suiteJdk.label());
         newerJdk.ifPresent(jdk -> text.append("; ").append(jdk.label()).append(" for the AOT cache"));
@@ -239,7 +246,7 @@ final class StartupTime {
                     () -> sites.get(SITE).getAdditionalProperties().get("status"),
                     status -> status instanceof Map<?, ?> map && map.get("observedGeneration") instanceof Number generation
                             && generation.longValue() == 1);
-            return new Sample(started, firstReconcile);
+            return new Sample(started, firstReconcile, launch.cpu(StartupLog.Milestone.FIRST_RECONCILE));
         }
     }
 

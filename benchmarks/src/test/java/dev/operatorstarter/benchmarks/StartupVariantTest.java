@@ -52,29 +52,31 @@ class StartupVariantTest {
         Jdk suite = new Jdk(Path.of("/jdk17"), "17.0.15", "Debian");
         Jdk newer = new Jdk(Path.of("/jdk25"), "25.0.3", "Eclipse Adoptium");
         Map<StartupVariant, List<StartupTime.Sample>> samples = new LinkedHashMap<>();
-        samples.put(StartupVariant.fatJar(), List.of(sample(13_000, 17_400), sample(12_000, 16_000), sample(15_500, 19_250)));
-        samples.put(StartupVariant.aotCache("k"), List.of(sample(2_500, 3_900)));
+        samples.put(StartupVariant.fatJar(), List.of(sample(13_000, 17_400, 20_000), sample(12_000, 16_000, 19_000),
+                sample(15_500, 19_250, 21_000)));
+        samples.put(StartupVariant.aotCache("k"), List.of(sample(2_500, 3_900, 5_000)));
         Map<StartupVariant, StartupTime.Training> trainings = Map.of(StartupVariant.aotCache("k"),
                 new StartupTime.Training(Duration.ofMillis(21_400), 80L << 20));
 
         String markdown = StartupTime.markdown(3, suite, Optional.of(newer), samples, trainings);
 
         assertThat(markdown).contains("| fat jar | 17.0.15 | `java -jar application.jar` | – | 12.00 / 13.00 / 15.50 "
-                + "| 16.00 / 17.40 / 19.25 |\n");
+                + "| 16.00 / 17.40 / 19.25 | 19.00 / 20.00 / 21.00 |\n");
         assertThat(markdown).contains("| extracted + AOT cache | 25.0.3 | `java -XX:AOTCache=application.aot -jar "
-                + "application.jar` | 21.4 s, 80 MiB | 2.50 / 2.50 / 2.50 | 3.90 / 3.90 / 3.90 |\n");
+                + "application.jar` | 21.4 s, 80 MiB | 2.50 / 2.50 / 2.50 | 3.90 / 3.90 / 3.90 | 5.00 / 5.00 / 5.00 |\n");
         assertThat(markdown).contains("JDKs: 17.0.15 (Debian); 25.0.3 (Eclipse Adoptium) for the AOT cache.");
     }
 
     @Test
     void withoutANewerJdkTheReportSaysWhyThereIsNoAotCache() {
         String markdown = StartupTime.markdown(1, new Jdk(Path.of("/jdk17"), "17.0.15", ""), Optional.empty(),
-                Map.of(StartupVariant.fatJar(), List.of(sample(1_000, 2_000))), Map.of());
+                Map.of(StartupVariant.fatJar(), List.of(sample(1_000, 2_000, 3_000))), Map.of());
 
         assertThat(markdown).contains("of 1 run per variant").contains("no JDK 25 or later found (" + Jdk.NEWER_JDK_VARIABLE);
     }
 
-    private static StartupTime.Sample sample(long startedMillis, long reconcileMillis) {
-        return new StartupTime.Sample(Duration.ofMillis(startedMillis), Duration.ofMillis(reconcileMillis));
+    private static StartupTime.Sample sample(long startedMillis, long reconcileMillis, long cpuMillis) {
+        return new StartupTime.Sample(Duration.ofMillis(startedMillis), Duration.ofMillis(reconcileMillis),
+                Duration.ofMillis(cpuMillis));
     }
 }

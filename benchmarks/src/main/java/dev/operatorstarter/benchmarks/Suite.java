@@ -46,7 +46,7 @@ public final class Suite {
     }
 
     /**
-     * @param args see {@link Arguments}: {@code -quick} for the small run; {@code --only=informers,latency,watch,jmh}
+     * @param args see {@link Arguments}: {@code -quick} for the small run; {@code --only=informers,profile,latency,watch,jmh,startup}
      *     to run some sections (all by default); {@code --configmaps=}, {@code --pods=}, {@code --runs=} for
      *     another scale curve
      */
@@ -103,6 +103,9 @@ public final class Suite {
         }
         if (sections.contains("jmh")) {
             report.append(jmh(size)).append('\n');
+        }
+        if (sections.contains("startup")) {
+            report.append(StartupTime.section(arguments.quick(), work)).append('\n');
         }
         report.append(String.format("Whole suite (%s%s): %d s.%n", size.name(),
                 sections.equals(Arguments.SECTIONS) ? "" : ", only " + String.join(",", sections),

@@ -15,7 +15,7 @@ class ArgumentsTest {
         Arguments arguments = Arguments.parse("--full");
 
         assertThat(arguments.quick()).isFalse();
-        assertThat(arguments.sections()).containsExactly("informers", "latency", "watch", "jmh");
+        assertThat(arguments.sections()).containsExactly("informers", "profile", "latency", "watch", "jmh", "startup");
         assertThat(arguments.curve()).isEqualTo(ScaleCurve.FULL);
         assertThat(Arguments.parse()).isEqualTo(arguments);
     }

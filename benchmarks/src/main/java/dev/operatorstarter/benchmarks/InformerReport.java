@@ -25,8 +25,15 @@ import java.util.function.ToDoubleFunction;
  */
 final class InformerReport {
 
-    /** What one forked JVM measured. */
-    record Sample(long syncMillis, long retainedBytes) {
+    /**
+     * What one forked JVM measured.
+     *
+     * @param warmSyncMillis a second informer's time to synced in the same JVM; negative if not measured
+     */
+    record Sample(long syncMillis, long retainedBytes, long warmSyncMillis) {
+        Sample(long syncMillis, long retainedBytes) {
+            this(syncMillis, retainedBytes, -1);
+        }
     }
 
     /** One subject's informer over one workload. */
@@ -63,6 +70,15 @@ final class InformerReport {
     /** The median time to synced in ms, if measured. */
     OptionalDouble syncMillis(Case measured) {
         return median(measured, Sample::syncMillis);
+    }
+
+    /** The median time a second informer took to sync in the same JVM, in ms, if measured. */
+    OptionalDouble warmSyncMillis(Case measured) {
+        List<Sample> runs = samples.get(measured);
+        if (runs == null || runs.stream().anyMatch(sample -> sample.warmSyncMillis() < 0)) {
+            return OptionalDouble.empty();
+        }
+        return median(measured, Sample::warmSyncMillis);
     }
 
     /** The cache alone in bytes (median retained heap minus the median on the baseline namespace), if both were measured. */
@@ -117,6 +133,11 @@ final class InformerReport {
         return ratio(workload, projection, this::syncMillis);
     }
 
+    /** Ours ÷ the faster of the peers measured, time to synced again in the same JVM. */
+    OptionalDouble warmTimeRatio(Workload workload, Projection projection) {
+        return ratio(workload, projection, this::warmSyncMillis);
+    }
+
     private OptionalDouble ratio(Workload workload, Projection projection, Function<Case, OptionalDouble> figure) {
         OptionalDouble ours = figure.apply(new Case(workload, projection, Subject.OURS));
         OptionalDouble peer = peers(projection).stream().map(subject -> figure.apply(new Case(workload, projection, subject)))
@@ -153,6 +174,11 @@ final class InformerReport {
                 "Median time to synced ÷ the objects listed, with the median itself in brackets. It counts "
                         + "from before the client is made in a fresh JVM, so class loading weighs on the small sizes.",
                 "ours ÷ the faster peer", this::timeCell, this::timeRatio));
+        out.append(perObjectTable("Time to synced again, warm",
+                "A second informer, with a client of its own, over the same namespace in the same JVM once the first "
+                        + "has synced and been measured: its classes loaded and its code compiled, as a running "
+                        + "operator's relist finds them. Median ÷ the objects listed, the median in brackets.",
+                "ours ÷ the faster peer", measured -> timeCell(measured, warmSyncMillis(measured)), this::warmTimeRatio));
         out.append(everyRun());
         out.append(fixedCosts());
         out.append(goals());
@@ -194,7 +220,10 @@ final class InformerReport {
     }
 
     private String timeCell(Case measured) {
-        OptionalDouble millis = syncMillis(measured);
+        return timeCell(measured, syncMillis(measured));
+    }
+
+    private static String timeCell(Case measured, OptionalDouble millis) {
         return millis.isPresent() ? String.format("%,.0f µs (%,.0f ms)", millis.getAsDouble() * 1000 / measured.workload()
                 .listed(), millis.getAsDouble()) : "–";
     }

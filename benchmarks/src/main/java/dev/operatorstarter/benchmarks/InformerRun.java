@@ -26,8 +26,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * One measurement in a fresh JVM: one subject's informer over one namespace, from creating the
- * client until the cache has synced, then the heap it retains after a full GC. Prints one line:
- * {@code RESULT <syncMillis> <retainedBytes> <cachedObjects>}.
+ * client until the cache has synced, then the heap it retains after a full GC, then the time a second
+ * informer (a new client too) takes to sync in the same JVM, warm. Prints one line:
+ * {@code RESULT <syncMillis> <retainedBytes> <cachedObjects> <warmSyncMillis>}.
  *
  * <p>Usage: {@code InformerRun <subject> <full|metadata> <configmaps|pods> <namespace> <kubeconfig>}.
  * Metadata only: ours is {@code metadataInformerFor}; the official client's is
@@ -42,7 +43,6 @@ public final class InformerRun {
         Subject subject = Subject.parse(args[0]);
         boolean metadata = Projection.parse(args[1]) == Projection.METADATA_ONLY;
         Workload.Kind kind = Workload.Kind.parse(args[2]);
-        boolean pods = kind == Workload.Kind.PODS;
         String namespace = args[3];
         Path kubeconfig = Path.of(args[4]);
         if (metadata && subject == Subject.FABRIC8) {
@@ -50,11 +50,36 @@ public final class InformerRun {
         }
         long baseline = usedHeapAfterGc();
         long started = System.nanoTime();
-        Cache cache = switch (subject) {
+        Cache cache = cache(subject, metadata, kind, namespace, kubeconfig);
+        awaitSynced(subject, cache);
+        long syncMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        long retained = usedHeapAfterGc() - baseline;
+        int size = cache.size().getAsInt();
+        // the same again in this JVM, its classes loaded and its code compiled: what a relist costs a running operator
+        long again = System.nanoTime();
+        Cache warm = cache(subject, metadata, kind, namespace, kubeconfig);
+        awaitSynced(subject, warm);
+        long warmMillis = Duration.ofNanos(System.nanoTime() - again).toMillis();
+        if (warm.size().getAsInt() != size) {
+            throw new IllegalStateException(subject + " cached " + warm.size().getAsInt() + " objects the second time, "
+                    + size + " the first");
+        }
+        System.out.println("RESULT " + syncMillis + " " + retained + " " + size + " " + warmMillis);
+        System.out.flush();
+        Runtime.getRuntime().halt(0); // no client shutdown noise in the measurement's output
+    }
+
+    private static Cache cache(Subject subject, boolean metadata, Workload.Kind kind, String namespace, Path kubeconfig)
+            throws Exception {
+        boolean pods = kind == Workload.Kind.PODS;
+        return switch (subject) {
             case OURS, OURS_NO_TRANSFORM -> ours(subject, metadata, kind.type(), namespace, kubeconfig);
             case FABRIC8 -> fabric8(pods, namespace, kubeconfig);
             case OFFICIAL -> official(metadata, pods, namespace, kubeconfig);
         };
+    }
+
+    private static void awaitSynced(Subject subject, Cache cache) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
         while (!cache.synced().getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -63,12 +88,6 @@ public final class InformerRun {
             Thread.onSpinWait();
             Thread.sleep(1);
         }
-        long syncMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
-        long retained = usedHeapAfterGc() - baseline;
-        int size = cache.size().getAsInt();
-        System.out.println("RESULT " + syncMillis + " " + retained + " " + size);
-        System.out.flush();
-        Runtime.getRuntime().halt(0); // no client shutdown noise in the measurement's output
     }
 
     /** What the measurement needs of a cache; holding it keeps the informer reachable. */

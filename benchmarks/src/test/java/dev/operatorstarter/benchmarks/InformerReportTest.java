@@ -110,6 +110,24 @@ class InformerReportTest {
         assertThat(report.bytesPerObject(large)).isEmpty();
     }
 
+    @Test
+    void theWarmSyncIsReadAndComparedWithTheFasterPeerOnlyWhereEveryRunMeasuredIt() {
+        Case ours = new Case(largeConfigMaps, FULL, Subject.OURS);
+        Case official = new Case(largeConfigMaps, FULL, Subject.OFFICIAL);
+        Case fabric8 = new Case(largeConfigMaps, FULL, Subject.FABRIC8);
+        report.add(ours, new Sample(4_000, 1, 600));
+        report.add(ours, new Sample(4_200, 1, 800));
+        report.add(ours, new Sample(4_100, 1, 700));
+        report.add(official, new Sample(2_800, 1, 1_400));
+        report.add(fabric8, new Sample(3_600, 1, 2_000));
+        report.add(fabric8, new Sample(3_600, 1));
+
+        assertThat(report.warmSyncMillis(ours)).hasValue(700);
+        assertThat(report.warmSyncMillis(fabric8)).as("one run did not measure it").isEmpty();
+        assertThat(report.warmTimeRatio(largeConfigMaps, FULL)).hasValue(0.5);
+        assertThat(report.markdown()).contains("#### Time to synced again, warm").contains("**0.50x**");
+    }
+
     /** One run of {@code measured} whose cache alone is {@code cacheBytes} over a fixed cost of 1 MiB. */
     private void measure(Case measured, long syncMillis, long cacheBytes) {
         report.addBaseline(new Baseline(measured.workload().kind(), measured.projection(), measured.subject()), 1 << 20);

@@ -1,0 +1,45 @@
+package dev.operatorstarter.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.operatorstarter.benchmarks.SyncBreakdown.Category;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SyncReportTest {
+
+    @Test
+    void aSampleCountsForTheFirstFrameFromTheTopThatACategoryClaims() {
+        assertThat(Category.of(List.of("java.util.HashMap.put", "dev.operatorstarter.cache.Interner.share",
+                "dev.operatorstarter.cache.Reflector.consume"))).isEqualTo(Category.TRANSFORM);
+        assertThat(Category.of(List.of("java.util.HashMap.put", "tools.jackson.databind.deser.BeanDeserializer.deserialize",
+                "dev.operatorstarter.client.rest.WatchDecoding$EventReader.read"))).isEqualTo(Category.DECODE);
+        assertThat(Category.of(List.of("java.lang.ClassLoader.loadClass",
+                "tools.jackson.databind.deser.BeanDeserializer.deserialize"))).as("a class loaded while decoding")
+                .isEqualTo(Category.CLASS_LOADING);
+        assertThat(Category.of(List.of("java.lang.Thread.run"))).isEqualTo(Category.OTHER);
+        assertThat(Category.of(List.of())).isEqualTo(Category.OTHER);
+    }
+
+    @Test
+    void theTableShowsMediansAndSharesOverEveryRun() {
+        SyncBreakdown fast = breakdown(1_000, Map.of(Category.DECODE, 3, Category.NETWORK, 1));
+        SyncBreakdown middle = breakdown(2_000, Map.of(Category.DECODE, 1, Category.NETWORK, 3));
+        SyncBreakdown slow = breakdown(9_000, Map.of());
+
+        String table = SyncReport.markdown(new Workload(Workload.Kind.CONFIGMAPS, 10_000, 1),
+                List.of(List.of(slow, fast, middle), List.of(fast, fast, fast)));
+
+        assertThat(table).contains("Our informer over 10,001 ConfigMaps")
+                .contains("| sync, cold JVM (ms) | 2,000 | 1,000 |")
+                .contains("| CPU: decode (JSON to objects) | 50% | 75% |")
+                .contains("| CPU samples (all runs) | 8 | 12 |");
+    }
+
+    private static SyncBreakdown breakdown(long coldMillis, Map<Category, Integer> samples) {
+        return new SyncBreakdown(coldMillis, coldMillis / 4, 10, 100, 1 << 20, 500, 4_000, samples, Duration.ofMillis(20),
+                Duration.ofMillis(900));
+    }
+}

@@ -52,7 +52,7 @@ class MetricsWithoutMicrometerTest {
             ReflectorMetrics.NONE.watchStarted("configmaps");
             RequestMetrics.NONE.requestCompleted("GET", "host", "200", Duration.ZERO);
             ControllerMetrics.NONE.started("plain", 1);
-            WorkQueueMetrics.NONE.added("plain");
+            WorkQueueMetrics.Recorder.NONE.added();
             LeaderMetrics.NONE.leading("plain", true);
             InformerOptions.defaults();
             ClientOptions.defaults();

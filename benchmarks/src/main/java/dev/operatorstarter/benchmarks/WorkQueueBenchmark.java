@@ -2,7 +2,10 @@ package dev.operatorstarter.benchmarks;
 
 import dev.operatorstarter.workqueue.RateLimitingQueue;
 import dev.operatorstarter.workqueue.WorkQueue;
+import dev.operatorstarter.workqueue.WorkQueueMetrics;
 import io.kubernetes.client.extended.workqueue.DefaultRateLimitingQueue;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +24,10 @@ import org.openjdk.jmh.annotations.Threads;
 
 /**
  * One add → get → done cycle per operation, as a controller's event handler and worker do, on our
- * rate-limiting queue and on the official client's ({@code DefaultRateLimitingQueue}). Each
+ * rate-limiting queue and on the official client's ({@code DefaultRateLimitingQueue}). Ours runs
+ * twice: {@code ours-metrics} with its metrics on a Prometheus registry, as the starter binds them
+ * by default (every cycle then records a queue and a work duration), and {@code ours-no-metrics}
+ * with {@link WorkQueueMetrics#NONE}; the official queue has no metrics. Each
  * thread cycles through its own 2^18 keys: a key added again while still queued (or while another
  * thread processes it) is coalesced with the earlier add, as work queues must, and a cycle would
  * then wait for an item that never comes; a ring that large makes the wait-for-coalesced-key
@@ -43,14 +49,19 @@ public class WorkQueueBenchmark {
         void shutDown();
     }
 
-    @Param({"ours", "official"})
+    @Param({"ours-metrics", "ours-no-metrics", "official"})
     public String queue;
 
     private Queue subject;
 
     @Setup(Level.Trial)
     public void setUp() {
-        subject = queue.equals("ours") ? ours() : official();
+        subject = switch (queue) {
+            case "ours-metrics" -> ours(WorkQueueMetrics.micrometer(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
+            case "ours-no-metrics" -> ours(WorkQueueMetrics.NONE);
+            case "official" -> official();
+            default -> throw new IllegalArgumentException("queue=" + queue);
+        };
     }
 
     @TearDown(Level.Trial)
@@ -103,8 +114,8 @@ public class WorkQueueBenchmark {
         return item;
     }
 
-    private static Queue ours() {
-        RateLimitingQueue<String> queue = WorkQueue.<String>builder().name("bench").build();
+    private static Queue ours(WorkQueueMetrics metrics) {
+        RateLimitingQueue<String> queue = WorkQueue.<String>builder().name("bench").metrics(metrics).build();
         return new Queue() {
             @Override
             public void add(String item) {

@@ -4,22 +4,57 @@ import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.PriorityQueue;
-import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Every queue interface in one class, guarded by one lock. Delayed items wait in a heap and are
- * moved into the queue by whichever thread next looks at it ({@code get}, {@code len}); a worker
- * waiting in {@code get} sleeps on the {@link TimeSource} until the earliest delayed item is due, so no
- * background thread is needed and nothing delayed is dropped.
+ * Every queue interface in one class, guarded by one lock. Each item the queue holds has one
+ * {@link Entry} in one map, whatever its state (queued, in progress, or in progress and added
+ * again), and the FIFO holds those entries: an add → get → done cycle costs a lookup in
+ * {@code add}, none in {@code get}, a lookup and a removal in {@code done}, and allocates the
+ * entry and its map node.
+ *
+ * <p>Delayed items wait in a heap and are moved into the queue by whichever thread next looks at
+ * it ({@code get}, {@code len}); a worker waiting in {@code get} sleeps on the {@link TimeSource}
+ * until the earliest delayed item is due, so no background thread is needed and nothing delayed
+ * is dropped.
+ *
+ * <p>Metrics: when bound to {@link WorkQueueMetrics.Recorder#NONE} the queue never reads the
+ * clock but to handle delays. Otherwise it reads it once per add, get and done, just before
+ * taking the lock (so that no thread waits for the lock while another reads the clock; a
+ * {@code get} that has to wait for an item reads it again when it has one): the reading of
+ * {@code get} ends the queue duration and starts the work duration, that of {@code done} ends the
+ * work duration and, for an item added again meanwhile, starts its next queue duration. The
+ * timestamps live in the entries; the items in progress are linked in a list, which the gauges
+ * walk when scraped. The recorder is called after the lock is released, but for the adds of
+ * delayed items that fall due.
  */
 final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.QueueStats {
+
+    /** What the queue knows of one item; in {@link #items} while it is dirty or in progress. */
+    private static final class Entry<T> {
+        final T item;
+        /** Needs processing: queued, or added again while in progress. Queued = dirty and not in progress. */
+        boolean dirty;
+        /** Handed out by {@code get} and not yet done. */
+        boolean inProgress;
+        /** When it was queued (with metrics only). */
+        long queuedAt;
+        /** When a worker took it (with metrics only). */
+        long startedAt;
+        /** Neighbours in the list of items in progress (with metrics only). */
+        @Nullable Entry<T> previous;
+        @Nullable Entry<T> next;
+
+        Entry(T item) {
+            this.item = item;
+        }
+    }
 
     private record Delayed<T>(long readyAt, long sequence, T item) {
     }
@@ -27,16 +62,16 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
     private final String name;
     private final TimeSource clock;
     private final RateLimiter<T> rateLimiter;
-    private final WorkQueueMetrics metrics;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private final ArrayDeque<T> queue = new ArrayDeque<>();
-    /** Items that need processing: queued, or added again while in progress. */
-    private final Set<T> dirty = new HashSet<>();
-    /** Item → when a worker took it. */
-    private final Map<T, Long> processing = new HashMap<>();
-    /** Item → when it was queued, for the queue-duration metric. */
-    private final Map<T, Long> queuedAt = new HashMap<>();
+    /** Signalled once for each item queued, and for all at shutdown; workers wait on it in {@code get}. */
+    private final Condition notEmpty = lock.newCondition();
+    /** Signalled when a drain may be over; {@code shutDownWithDrain} waits on it. */
+    private final Condition drainDone = lock.newCondition();
+    private final Map<T, Entry<T>> items = new HashMap<>();
+    private final ArrayDeque<Entry<T>> queue = new ArrayDeque<>();
+    private int inProgress;
+    /** The most recently taken item in progress, head of the list of all of them (with metrics only). */
+    private @Nullable Entry<T> lastTaken;
     /** Item → when it is due; the heap may hold stale entries for items moved earlier. */
     private final Map<T, Long> waiting = new HashMap<>();
     private final PriorityQueue<Delayed<T>> heap = new PriorityQueue<>((a, b) -> a.readyAt() != b.readyAt()
@@ -45,76 +80,124 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
     private boolean shuttingDown;
     /** Set by {@code shutDownWithDrain} while it waits; {@code shutDown} clears it to end the wait. */
     private boolean draining;
+    /** Set once by {@link #bind}, before the queue is handed out. */
+    private WorkQueueMetrics.Recorder recorder = WorkQueueMetrics.Recorder.NONE;
+    /** Whether the recorder wants durations: timestamps are taken only then. */
+    private boolean timed;
 
-    LockingQueue(String name, TimeSource clock, RateLimiter<T> rateLimiter, WorkQueueMetrics metrics) {
+    LockingQueue(String name, TimeSource clock, RateLimiter<T> rateLimiter) {
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
-        this.metrics = Objects.requireNonNull(metrics, "metrics");
+    }
+
+    /** Binds this queue to {@code metrics}; called once by the builder, before the queue is shared. */
+    void bind(WorkQueueMetrics metrics) {
+        recorder = Objects.requireNonNull(metrics.bind(name, this), "recorder");
+        timed = recorder != WorkQueueMetrics.Recorder.NONE;
+    }
+
+    /** The time now if metrics want it, else 0 (without reading the clock). */
+    private long stamp() {
+        return timed ? clock.nanoTime() : 0;
     }
 
     @Override
     public void add(T item) {
         Objects.requireNonNull(item, "item");
+        long now = stamp(); // read before locking: the lock is not held while the clock is read
+        boolean added;
         lock.lock();
         try {
-            addLocked(item, clock.nanoTime());
+            added = addLocked(item, now);
         } finally {
             lock.unlock();
         }
+        if (added) {
+            recorder.added();
+        }
     }
 
-    private void addLocked(T item, long now) {
-        if (shuttingDown || !dirty.add(item)) {
-            return;
+    /**
+     * Marks {@code item} dirty and queues it at {@code now} unless it is in progress; false if it
+     * was dirty already or the queue shuts down.
+     */
+    private boolean addLocked(T item, long now) {
+        if (shuttingDown) {
+            return false;
         }
-        metrics.added(name);
-        if (processing.containsKey(item)) {
-            return; // queued again by done()
+        Entry<T> entry = items.computeIfAbsent(item, Entry::new);
+        if (entry.dirty) {
+            return false;
         }
-        queue.add(item);
-        queuedAt.put(item, now);
-        changed.signal();
+        entry.dirty = true;
+        if (!entry.inProgress) {
+            enqueue(entry, now);
+        } // else done() queues it
+        return true;
+    }
+
+    private void enqueue(Entry<T> entry, long now) {
+        entry.queuedAt = now;
+        queue.add(entry);
+        notEmpty.signal();
     }
 
     @Override
     public void addAfter(T item, Duration delay) {
         Objects.requireNonNull(item, "item");
+        boolean added;
         lock.lock();
         try {
-            if (shuttingDown) {
-                return;
-            }
-            long now = clock.nanoTime();
-            if (delay.isNegative() || delay.isZero()) {
-                addLocked(item, now);
-                return;
-            }
-            long readyAt = now + delay.toNanos();
-            Long current = waiting.get(item);
-            if (current != null && current <= readyAt) {
-                return; // already due earlier
-            }
-            waiting.put(item, readyAt);
-            heap.add(new Delayed<>(readyAt, sequence++, item));
-            changed.signalAll(); // a waiting worker may need to wake earlier
+            added = addAfterLocked(item, delay);
         } finally {
             lock.unlock();
         }
+        if (added) {
+            recorder.added();
+        }
+    }
+
+    /** True if {@code item} was added at once (no delay). */
+    private boolean addAfterLocked(T item, Duration delay) {
+        if (shuttingDown) {
+            return false;
+        }
+        if (delay.isNegative() || delay.isZero()) {
+            return addLocked(item, stamp());
+        }
+        long readyAt = clock.nanoTime() + delay.toNanos();
+        Long current = waiting.get(item);
+        if (current != null && current <= readyAt) {
+            return false; // already due earlier
+        }
+        waiting.put(item, readyAt);
+        heap.add(new Delayed<>(readyAt, sequence++, item));
+        // A worker waiting for a later item (or for none) must wake earlier: one is enough, as
+        // it then waits for this item, and each item it promotes wakes another.
+        notEmpty.signal();
+        return false;
     }
 
     @Override
     public void addRateLimited(T item) {
+        Objects.requireNonNull(item, "item");
         Duration delay = rateLimiter.when(item);
+        boolean retried;
+        boolean added;
         lock.lock();
         try {
-            if (!shuttingDown) {
-                metrics.retried(name);
-            }
+            retried = !shuttingDown;
+            added = addAfterLocked(item, delay);
         } finally {
             lock.unlock();
         }
-        addAfter(item, delay);
+        if (retried) {
+            recorder.retried();
+        }
+        if (added) {
+            recorder.added();
+        }
     }
 
     @Override
@@ -127,8 +210,15 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
         return rateLimiter.numRequeues(item);
     }
 
-    /** Moves every delayed item that is due into the queue; returns the next due time or Long.MAX_VALUE. */
-    private long promote(long now) {
+    /**
+     * Moves every delayed item that is due into the queue; returns the next due time or
+     * Long.MAX_VALUE. Reads the clock only when something is delayed.
+     */
+    private long promote() {
+        if (heap.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        long now = clock.nanoTime();
         while (!heap.isEmpty()) {
             Delayed<T> next = heap.peek();
             Long due = waiting.get(next.item());
@@ -141,7 +231,9 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
             }
             heap.poll();
             waiting.remove(next.item());
-            addLocked(next.item(), now);
+            if (addLocked(next.item(), now)) {
+                recorder.added();
+            }
         }
         return Long.MAX_VALUE;
     }
@@ -151,7 +243,7 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
         lock.lock();
         try {
             if (!shuttingDown) {
-                promote(clock.nanoTime());
+                promote();
             }
             return queue.size();
         } finally {
@@ -161,11 +253,14 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
 
     @Override
     public Optional<T> get() throws InterruptedException {
+        Entry<T> entry;
+        long now = stamp(); // read before locking, for an item that is there at once
+        long waited = 0;
         lock.lockInterruptibly();
         try {
+            boolean slept = false;
             while (true) {
-                long now = clock.nanoTime();
-                long nextDue = shuttingDown ? Long.MAX_VALUE : promote(now);
+                long nextDue = shuttingDown ? Long.MAX_VALUE : promote();
                 if (!queue.isEmpty()) {
                     break;
                 }
@@ -173,41 +268,82 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
                     return Optional.empty();
                 }
                 if (nextDue == Long.MAX_VALUE) {
-                    changed.await();
+                    notEmpty.await();
                 } else {
-                    clock.awaitUntil(changed, nextDue);
+                    clock.awaitUntil(notEmpty, nextDue);
                 }
+                slept = true;
             }
-            T item = queue.poll();
-            long now = clock.nanoTime();
-            Long added = queuedAt.remove(item);
-            metrics.taken(name, Duration.ofNanos(added == null ? 0 : Math.max(0, now - added)));
-            processing.put(item, now);
-            dirty.remove(item);
-            return Optional.of(item);
+            entry = queue.poll();
+            entry.dirty = false;
+            entry.inProgress = true;
+            inProgress++;
+            if (timed) {
+                entry.startedAt = slept ? clock.nanoTime() : now;
+                waited = entry.startedAt - entry.queuedAt;
+                link(entry);
+            }
         } finally {
             lock.unlock();
         }
+        if (timed) {
+            recorder.taken(Math.max(0, waited));
+        }
+        return Optional.of(entry.item);
     }
 
     @Override
     public void done(T item) {
+        long now = stamp(); // read before locking
+        long held;
         lock.lock();
         try {
-            Long started = processing.remove(item);
-            if (started == null) {
+            Entry<T> entry = items.get(item);
+            if (entry == null || !entry.inProgress) {
                 return;
             }
-            long now = clock.nanoTime();
-            metrics.finished(name, Duration.ofNanos(Math.max(0, now - started)));
-            if (dirty.contains(item)) {
-                queue.add(item);
-                queuedAt.put(item, now);
+            held = now - entry.startedAt;
+            entry.inProgress = false;
+            inProgress--;
+            if (timed) {
+                unlink(entry);
             }
-            changed.signalAll(); // a worker may take the item; a drain may be complete
+            if (entry.dirty) {
+                enqueue(entry, now); // added again while in progress
+            } else {
+                items.remove(item);
+                if (draining && drained()) {
+                    drainDone.signalAll();
+                }
+            }
         } finally {
             lock.unlock();
         }
+        if (timed) {
+            recorder.finished(Math.max(0, held));
+        }
+    }
+
+    /** Puts {@code entry} at the head of the list of items in progress. */
+    private void link(Entry<T> entry) {
+        entry.next = lastTaken;
+        if (lastTaken != null) {
+            lastTaken.previous = entry;
+        }
+        lastTaken = entry;
+    }
+
+    private void unlink(Entry<T> entry) {
+        if (entry.previous != null) {
+            entry.previous.next = entry.next;
+        } else {
+            lastTaken = entry.next;
+        }
+        if (entry.next != null) {
+            entry.next.previous = entry.previous;
+        }
+        entry.previous = null;
+        entry.next = null;
     }
 
     @Override
@@ -216,6 +352,7 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
         try {
             shutDownLocked();
             draining = false; // ends a drain in progress
+            drainDone.signalAll();
         } finally {
             lock.unlock();
         }
@@ -225,7 +362,7 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
         shuttingDown = true;
         waiting.clear(); // delayed items are dropped, as client-go's delaying queue drops them
         heap.clear();
-        changed.signalAll();
+        notEmpty.signalAll(); // workers waiting on an empty queue return empty
     }
 
     @Override
@@ -239,7 +376,7 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
                 if (deadline - clock.nanoTime() <= 0) {
                     return false;
                 }
-                clock.awaitUntil(changed, deadline);
+                clock.awaitUntil(drainDone, deadline);
             }
             return drained();
         } finally {
@@ -249,7 +386,7 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
 
     /** Nothing queued and nothing in progress (an item added again while in progress counts as queued). */
     private boolean drained() {
-        return processing.isEmpty() && queue.isEmpty();
+        return inProgress == 0 && queue.isEmpty();
     }
 
     private static long saturatedNanos(Duration duration) {
@@ -281,10 +418,10 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
     public Duration unfinishedWork() {
         lock.lock();
         try {
-            long now = clock.nanoTime();
+            long now = stamp();
             long total = 0;
-            for (long started : processing.values()) {
-                total += Math.max(0, now - started);
+            for (Entry<T> entry = lastTaken; entry != null; entry = entry.next) {
+                total += Math.max(0, now - entry.startedAt);
             }
             return Duration.ofNanos(total);
         } finally {
@@ -296,10 +433,10 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
     public Duration longestRunning() {
         lock.lock();
         try {
-            long now = clock.nanoTime();
+            long now = stamp();
             long longest = 0;
-            for (long started : processing.values()) {
-                longest = Math.max(longest, now - started);
+            for (Entry<T> entry = lastTaken; entry != null; entry = entry.next) {
+                longest = Math.max(longest, now - entry.startedAt);
             }
             return Duration.ofNanos(longest);
         } finally {

@@ -34,6 +34,7 @@ public final class WorkQueueBuilder<T> {
         return this;
     }
 
+    /** Where the queue reports; {@link WorkQueueMetrics#NONE} (the default) records nothing and reads no clock for it. */
     public WorkQueueBuilder<T> metrics(WorkQueueMetrics metrics) {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         return this;
@@ -45,8 +46,8 @@ public final class WorkQueueBuilder<T> {
             throw new IllegalArgumentException("name must not be blank");
         }
         RateLimiter<T> limiter = rateLimiter != null ? rateLimiter : RateLimiter.defaultController(clock);
-        LockingQueue<T> queue = new LockingQueue<>(name, clock, limiter, metrics);
-        metrics.bind(name, queue);
+        LockingQueue<T> queue = new LockingQueue<>(name, clock, limiter);
+        queue.bind(metrics);
         return queue;
     }
 }

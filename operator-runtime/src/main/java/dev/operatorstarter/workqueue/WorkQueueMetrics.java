@@ -5,12 +5,16 @@ import java.time.Duration;
 
 /**
  * Receives what a queue does, for metrics (client-go's {@code MetricsProvider}, with
- * controller-runtime's names from {@link #micrometer}). Called under the queue's
- * lock: implementations must be fast and must not call back into the queue or throw.
+ * controller-runtime's names from {@link #micrometer}). A queue calls {@link #bind} once, when it
+ * is built, and from then on reports to the {@link Recorder} that {@code bind} returned.
+ *
+ * <p>Cost: a queue bound to {@link Recorder#NONE} (as every queue is with {@link #NONE}) reads no
+ * clock and keeps no timestamps. Any other recorder gets the queue and work durations of every
+ * item, at three clock readings per add → get → done.
  */
 public interface WorkQueueMetrics {
 
-    /** Records nothing. */
+    /** Records nothing; a queue with these metrics reads no clock for them. */
     WorkQueueMetrics NONE = new WorkQueueMetrics() {
     };
 
@@ -28,24 +32,42 @@ public interface WorkQueueMetrics {
         return new MicrometerWorkQueueMetrics(registry);
     }
 
-    /** The queue {@code name} exists; {@code stats} reads its depth and in-flight work on demand. */
-    default void bind(String name, QueueStats stats) {
+    /**
+     * The queue {@code name} was built: {@code stats} reads its depth and in-flight work on demand
+     * (when a metric is scraped). Returns what the queue reports its adds, takes, dones and retries
+     * to; {@link Recorder#NONE} (the default) tells the queue to record nothing and read no clock.
+     */
+    default Recorder bind(String name, QueueStats stats) {
+        return Recorder.NONE;
     }
 
-    /** An item was queued (an add that was not collapsed into a waiting one). */
-    default void added(String name) {
-    }
+    /**
+     * What one queue reports as it works. Called from every thread that uses the queue, sometimes
+     * with the queue's lock held: implementations must be thread-safe and fast, must not call back
+     * into the queue and must not throw. Durations are in nanoseconds (never negative), so that a
+     * queue allocates nothing to report them.
+     */
+    interface Recorder {
 
-    /** A worker took an item that had waited {@code waited} in the queue. */
-    default void taken(String name, Duration waited) {
-    }
+        /** Records nothing; a queue bound to it reads no clock for metrics. */
+        Recorder NONE = new Recorder() {
+        };
 
-    /** A worker finished an item it had held for {@code held}. */
-    default void finished(String name, Duration held) {
-    }
+        /** An item was queued (an add that was not collapsed into a waiting one). */
+        default void added() {
+        }
 
-    /** An item was rate limited (a retry). */
-    default void retried(String name) {
+        /** A worker took an item that had waited {@code waitedNanos} in the queue. */
+        default void taken(long waitedNanos) {
+        }
+
+        /** A worker finished an item it had held for {@code heldNanos}. */
+        default void finished(long heldNanos) {
+        }
+
+        /** An item was rate limited (a retry). */
+        default void retried() {
+        }
     }
 
     /** Live figures of one queue, read when a metric is scraped. */
@@ -53,10 +75,10 @@ public interface WorkQueueMetrics {
         /** Items waiting to be handed out. */
         int depth();
 
-        /** The sum of how long each item in progress has been in progress. */
+        /** The sum of how long each item in progress has been in progress (zero when the queue records nothing). */
         Duration unfinishedWork();
 
-        /** How long the oldest item in progress has been in progress. */
+        /** How long the oldest item in progress has been in progress (zero when the queue records nothing). */
         Duration longestRunning();
     }
 }

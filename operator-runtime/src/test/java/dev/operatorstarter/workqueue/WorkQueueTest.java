@@ -286,6 +286,54 @@ class WorkQueueTest {
     }
 
     @Test
+    void idleWorkersEachReceiveADelayedItemWhenItsTimeComes() throws Exception {
+        List<String> got = new CopyOnWriteArrayList<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < 3; w++) {
+            workers.add(new Thread(() -> {
+                try {
+                    queue.get().ifPresent(got::add); // each worker holds its item: the others must wake
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        workers.forEach(Thread::start);
+        await().until(() -> workers.stream().allMatch(worker -> worker.getState() == Thread.State.WAITING));
+        queue.addAfter("x", Duration.ofMinutes(5));
+        queue.addAfter("y", Duration.ofMinutes(1));
+        queue.addAfter("z", Duration.ofMinutes(3));
+        await().until(() -> clock.hasWaiterWithin(Duration.ofMinutes(1)));
+        clock.advance(Duration.ofMinutes(5));
+        await().until(() -> got.size() == 3);
+        assertThat(got).containsExactlyInAnyOrder("x", "y", "z");
+        for (Thread worker : workers) {
+            worker.join(10_000);
+            assertThat(worker.isAlive()).isFalse();
+        }
+    }
+
+    @Test
+    void anItemThatDoneQueuesAgainWakesAWaitingWorker() throws Exception {
+        queue.add("a");
+        String a = take();
+        List<String> got = new CopyOnWriteArrayList<>();
+        Thread worker = new Thread(() -> {
+            try {
+                queue.get().ifPresent(got::add);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        worker.start();
+        await().until(() -> worker.getState() == Thread.State.WAITING);
+        queue.add(a);
+        assertThat(worker.getState()).as("not while a is in progress").isEqualTo(Thread.State.WAITING);
+        queue.done(a);
+        await().until(() -> got.equals(List.of("a")));
+    }
+
+    @Test
     void addingADelayedItemAgainKeepsTheEarlierTime() throws Exception {
         queue.addAfter("x", Duration.ofSeconds(10));
         queue.addAfter("x", Duration.ofSeconds(2));

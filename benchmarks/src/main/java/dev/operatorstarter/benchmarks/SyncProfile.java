@@ -113,14 +113,14 @@ public final class SyncProfile {
         long started = System.nanoTime();
         AtomicLong first = new AtomicLong();
         AtomicLong total = new AtomicLong();
-        byte[] end = "initial-events-end".getBytes(StandardCharsets.UTF_8);
+        StreamSearch end = new StreamSearch("initial-events-end".getBytes(StandardCharsets.UTF_8));
         client.rest().get().groupVersion("", "v1").namespace(namespace).resource("configmaps").param("watch", "true")
                 .options(ListOptions.builder().resourceVersionMatch("NotOlderThan").sendInitialEvents(true)
                         .allowWatchBookmarks(true).timeoutSeconds(300L).build())
                 .stream().takeUntil(buffer -> {
                     first.compareAndSet(0, System.nanoTime());
                     total.addAndGet(buffer.readableByteCount());
-                    return contains(buffer, end);
+                    return end.foundIn(buffer);
                 }).doOnNext(DataBufferUtils::release).blockLast();
         return new long[] {millis(started, first.get()), millis(started, System.nanoTime()), total.get()};
     }
@@ -148,19 +148,40 @@ public final class SyncProfile {
         return Duration.ofNanos(to - from).toMillis();
     }
 
-    private static boolean contains(DataBuffer buffer, byte[] needle) {
-        byte[] bytes = new byte[buffer.readableByteCount()];
-        buffer.toByteBuffer(buffer.readPosition(), bytes.length).get(bytes);
-        outer:
-        for (int i = 0; i + needle.length <= bytes.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (bytes[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
+    /**
+     * Finds {@code needle} in a stream of buffers, also where it spans two of them: each buffer is
+     * read in place after the last {@code needle.length - 1} bytes of the ones before.
+     */
+    static final class StreamSearch {
+        private final byte[] needle;
+        private byte[] tail = new byte[0];
+
+        StreamSearch(byte[] needle) {
+            this.needle = needle;
         }
-        return false;
+
+        boolean foundIn(DataBuffer buffer) {
+            int start = buffer.readPosition();
+            int length = tail.length + buffer.readableByteCount();
+            outer:
+            for (int i = 0; i + needle.length <= length; i++) {
+                for (int j = 0; j < needle.length; j++) {
+                    int k = i + j;
+                    byte b = k < tail.length ? tail[k] : buffer.getByte(start + k - tail.length);
+                    if (b != needle[j]) {
+                        continue outer;
+                    }
+                }
+                return true;
+            }
+            int keep = Math.min(needle.length - 1, length);
+            byte[] next = new byte[keep];
+            for (int k = length - keep; k < length; k++) {
+                next[k - (length - keep)] = k < tail.length ? tail[k] : buffer.getByte(start + k - tail.length);
+            }
+            tail = next;
+            return false;
+        }
     }
 
     /**

@@ -3,10 +3,13 @@ package dev.operatorstarter.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.operatorstarter.benchmarks.SyncBreakdown.Category;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 
 class SyncReportTest {
 
@@ -36,6 +39,24 @@ class SyncReportTest {
                 .contains("| sync, cold JVM (ms) | 2,000 | 1,000 |")
                 .contains("| CPU: decode (JSON to objects) | 50% | 75% |")
                 .contains("| CPU samples (all runs) | 8 | 12 |");
+    }
+
+    @Test
+    void theEndOfTheInitialEventsIsFoundAlsoWhereItSpansTwoBuffers() {
+        byte[] stream = "{\"k8s.io/initiainitial-events-end\":\"true\"}".getBytes(StandardCharsets.UTF_8);
+        for (int cut = 0; cut <= stream.length; cut++) {
+            SyncProfile.StreamSearch search = new SyncProfile.StreamSearch(
+                    "initial-events-end".getBytes(StandardCharsets.UTF_8));
+            boolean first = search.foundIn(DefaultDataBufferFactory.sharedInstance.wrap(Arrays.copyOfRange(stream, 0, cut)));
+            boolean second = search.foundIn(DefaultDataBufferFactory.sharedInstance.wrap(
+                    Arrays.copyOfRange(stream, cut, stream.length)));
+            assertThat(first || second).as("cut at %d", cut).isTrue();
+        }
+        SyncProfile.StreamSearch search = new SyncProfile.StreamSearch("initial-events-end".getBytes(StandardCharsets.UTF_8));
+        assertThat(search.foundIn(DefaultDataBufferFactory.sharedInstance.wrap("initial-events-en".getBytes(
+                StandardCharsets.UTF_8)))).isFalse();
+        assertThat(search.foundIn(DefaultDataBufferFactory.sharedInstance.wrap("x".getBytes(StandardCharsets.UTF_8))))
+                .isFalse();
     }
 
     private static SyncBreakdown breakdown(long coldMillis, Map<Category, Integer> samples) {

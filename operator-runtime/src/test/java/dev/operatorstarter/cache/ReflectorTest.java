@@ -220,11 +220,11 @@ class ReflectorTest {
 
     @Test
     void aWatchWhoseEventsKeepComingIsNeverStalledHoweverLongItRuns() {
-        Duration stall = Duration.ofMillis(400);
-        // 12 events 100 ms apart: 1.2 s in all, three times the stall, never a gap as long as it
-        List<Long> events = Reflector.failWhenStalled(Flux.interval(Duration.ofMillis(100)).take(12), stall)
+        Duration stall = Duration.ofMillis(500);
+        // 30 events 50 ms apart: 1.5 s in all, three times the stall, each gap a tenth of it
+        List<Long> events = Reflector.failWhenStalled(Flux.interval(Duration.ofMillis(50)).take(30), stall)
                 .collectList().block(Duration.ofSeconds(30));
-        assertThat(events).hasSize(12);
+        assertThat(events).hasSize(30);
     }
 
     @Test

@@ -271,14 +271,7 @@ class WorkQueueTest {
     @Test
     void aWorkerWaitingInGetReceivesADelayedItemWhenItsTimeComes() throws Exception {
         List<String> got = new CopyOnWriteArrayList<>();
-        Thread worker = new Thread(() -> {
-            try {
-                queue.get().ifPresent(got::add);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        worker.start();
+        Thread worker = worker(got);
         queue.addAfter("x", Duration.ofMinutes(5));
         await().during(Duration.ofMillis(100)).atMost(Duration.ofSeconds(5)).until(got::isEmpty);
         clock.advance(Duration.ofMinutes(5));
@@ -290,15 +283,8 @@ class WorkQueueTest {
         List<String> got = new CopyOnWriteArrayList<>();
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < 3; w++) {
-            workers.add(new Thread(() -> {
-                try {
-                    queue.get().ifPresent(got::add); // each worker holds its item: the others must wake
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
+            workers.add(worker(got)); // each worker holds its item: the others must wake
         }
-        workers.forEach(Thread::start);
         await().until(() -> workers.stream().allMatch(worker -> worker.getState() == Thread.State.WAITING));
         queue.addAfter("x", Duration.ofMinutes(5));
         queue.addAfter("y", Duration.ofMinutes(1));
@@ -318,14 +304,7 @@ class WorkQueueTest {
         queue.add("a");
         String a = take();
         List<String> got = new CopyOnWriteArrayList<>();
-        Thread worker = new Thread(() -> {
-            try {
-                queue.get().ifPresent(got::add);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        worker.start();
+        Thread worker = worker(got);
         await().until(() -> worker.getState() == Thread.State.WAITING);
         queue.add(a);
         assertThat(worker.getState()).as("not while a is in progress").isEqualTo(Thread.State.WAITING);
@@ -491,5 +470,18 @@ class WorkQueueTest {
         System.gc();
         assertThat(registry.get("workqueue.depth").gauge().value()).isEqualTo(2);
         assertThat(first.len()).isEqualTo(1);
+    }
+
+    /** A started thread that takes one item from the queue into {@code got} and keeps it (never calls done). */
+    private Thread worker(List<String> got) {
+        Thread worker = new Thread(() -> {
+            try {
+                queue.get().ifPresent(got::add);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        worker.start();
+        return worker;
     }
 }

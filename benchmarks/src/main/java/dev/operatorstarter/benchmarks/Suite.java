@@ -271,7 +271,7 @@ public final class Suite {
         log.info("JMH micro benchmarks");
         Collection<RunResult> results = new Runner(new OptionsBuilder()
                 .include(WorkQueueBenchmark.class.getName()).include(IndexerBenchmark.class.getName())
-                .include(DecodeBenchmark.class.getName()).forks(1).warmupIterations(size.jmhWarmups())
+                .include(DecodeBenchmark.class.getName()).include(ClockBenchmark.class.getName()).forks(1).warmupIterations(size.jmhWarmups())
                 .warmupTime(TimeValue.milliseconds(size.jmhTime().toMillis())).measurementIterations(size.jmhIterations())
                 .measurementTime(TimeValue.milliseconds(size.jmhTime().toMillis())).jvmArgs("-Xmx1g").build()).run();
         Map<String, Double> scores = new LinkedHashMap<>();
@@ -298,6 +298,13 @@ public final class Suite {
                         + "ours without metrics ÷ official = %.2fx.%n", threads, withMetrics / official,
                         withoutMetrics / official));
             }
+        }
+        Double clock = scores.get("ClockBenchmark.threeClockReads");
+        Double officialOneThread = scores.get("WorkQueueBenchmark.oneThread queue=official");
+        if (clock != null && officialOneThread != null) {
+            table.append(String.format("Timing floor: the three clock reads a timed cycle needs take %.0f ns; the official "
+                    + "queue's whole cycle at one thread takes %.0f ns, so 2x it leaves %.0f ns for a cycle.%n",
+                    1e9 / clock, 1e9 / officialOneThread, 1e9 / officialOneThread / 2));
         }
         Double ours = scores.get("DecodeBenchmark.ours");
         Double plain = scores.get("DecodeBenchmark.plainJackson");

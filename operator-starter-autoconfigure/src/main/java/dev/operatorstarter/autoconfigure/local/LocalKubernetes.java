@@ -1,0 +1,89 @@
+package dev.operatorstarter.autoconfigure.local;
+
+import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
+import dev.operatorstarter.client.config.ClientConfig;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.test.KubernetesCluster;
+import dev.operatorstarter.test.KubernetesClusters;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
+
+/**
+ * Runs an operator on your machine against a Kubernetes API server that the same process starts:
+ * the one {@code operator-starter-test} starts for tests (local etcd and kube-apiserver processes,
+ * K3s where Docker answers), shared by the JVM and stopped when it exits. As a development-time
+ * service in Spring Boot's sense, its connection is a {@link KubernetesConnectionDetails} bean, so
+ * the application needs no kubeconfig. Before the client connects, the application's CRDs are
+ * installed: every {@code crds/*.yaml} on the classpath (the parent pom puts the chart's
+ * {@code chart/crds} there for tests), or the resources listed in {@value #CRDS_PROPERTY}. The log
+ * says how to point {@code kubectl} at the server.
+ *
+ * <p>Use it from a {@code main} in test scope and run that with {@code mvn spring-boot:test-run}:
+ *
+ * <pre>{@code
+ * public class LocalGreetingOperator {
+ *     public static void main(String[] args) {
+ *         SpringApplication.from(GreetingOperator::main).with(LocalKubernetes.class).run(args);
+ *     }
+ * }
+ * }</pre>
+ */
+@Configuration(proxyBeanMethods = false)
+public class LocalKubernetes {
+
+    /** Classpath resources holding the CRDs to install; default every {@code crds/*.yaml} and {@code crds/*.yml}. */
+    public static final String CRDS_PROPERTY = "operator.local.crds";
+
+    private static final Logger log = LoggerFactory.getLogger(LocalKubernetes.class);
+
+    @Bean
+    KubernetesConnectionDetails localKubernetesConnectionDetails(Environment environment) {
+        ClassLoader loader = LocalKubernetes.class.getClassLoader();
+        List<String> crds = Binder.get(environment).bind(CRDS_PROPERTY, Bindable.listOf(String.class))
+                .orElseGet(() -> crdsOnClasspath(loader));
+        KubernetesCluster cluster = KubernetesClusters.shared();
+        for (String crd : crds) {
+            KubernetesClusters.installCrds(crd, loader);
+        }
+        Path kubeconfig = cluster.connection().kubeconfig().toAbsolutePath();
+        log.info("Local Kubernetes API server {} (Kubernetes {}, {} backend), CRDs installed from {}. "
+                + "Point kubectl at it with: export KUBECONFIG={}", cluster.connection().server(),
+                cluster.serverVersion(), cluster.backend().name().toLowerCase(Locale.ROOT),
+                crds.isEmpty() ? "nowhere (none found under crds/ on the classpath)" : String.join(", ", crds), kubeconfig);
+        ClientConfig config = KubeconfigLoader.load(kubeconfig, null);
+        return () -> config;
+    }
+
+    /** Every {@code crds/*.yaml} and {@code crds/*.yml} on the classpath, as resource names. */
+    static List<String> crdsOnClasspath(ClassLoader loader) {
+        PathMatchingResourcePatternResolver resolver = new PathMatchingResourcePatternResolver(loader);
+        List<String> names = new ArrayList<>();
+        try {
+            for (String pattern : List.of("classpath*:crds/*.yaml", "classpath*:crds/*.yml")) {
+                for (Resource resource : resolver.getResources(pattern)) {
+                    String name = "crds/" + resource.getFilename();
+                    if (!names.contains(name)) {
+                        names.add(name);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list crds/ on the classpath", e);
+        }
+        names.sort(null);
+        return names;
+    }
+}

@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -17,12 +19,20 @@ import tools.jackson.databind.json.JsonMapper;
  * Code in the docs is taken from code that compiles and runs: a fenced block whose first line is
  * {@code // file: <path>} (or {@code # file:}, {@code <!-- file: -->}) must be an excerpt of that
  * file, its lines appearing there in the same order (indentation aside); a line {@code // ...},
- * {@code # ...} or {@code <!-- ... -->} stands for lines left out.
+ * {@code # ...} or {@code <!-- ... -->} stands for lines left out. A path under
+ * {@value #GENERATED} names a file of the project the archetype generates in its integration test
+ * (operator-starter-archetype's {@code projects/greeting}): it is compared with the archetype's
+ * template, with that project's properties filled in.
  */
 class DocsSnippetsTest {
 
     private static final Path ROOT = Chart.DIRECTORY.resolve("../..").normalize();
     private static final Pattern BLOCK = Pattern.compile("(?m)^```[a-z]*\\n(.*?)^```", Pattern.DOTALL);
+    /** The folder of the project the archetype's integration test generates, as the docs name it. */
+    static final String GENERATED = "greeting-operator/";
+    private static final Path ARCHETYPE = Path.of("operator-starter-archetype/src/main/resources/archetype-resources");
+    private static final Path ARCHETYPE_PROPERTIES = Path.of(
+            "operator-starter-archetype/src/test/resources/projects/greeting/archetype.properties");
     private static final Pattern MARKER = Pattern.compile("^\\s*(?://|#|<!--)\\s*file:\\s*(\\S+)\\s*(?:-->)?\\s*$");
 
     @Test
@@ -38,12 +48,13 @@ class DocsSnippetsTest {
                     continue;
                 }
                 checked++;
-                Path source = ROOT.resolve(marker.group(1));
+                Path source = marker.group(1).startsWith(GENERATED) ? template(marker.group(1)) : ROOT.resolve(marker.group(1));
                 if (!Files.isRegularFile(source)) {
                     problems.add(ROOT.relativize(doc) + ": names " + marker.group(1) + ", which does not exist");
                     continue;
                 }
-                String missing = firstLineNotInOrder(lines.subList(1, lines.size()), Files.readAllLines(source));
+                List<String> text = marker.group(1).startsWith(GENERATED) ? generated(source) : Files.readAllLines(source);
+                String missing = firstLineNotInOrder(lines.subList(1, lines.size()), text);
                 if (missing != null) {
                     problems.add(ROOT.relativize(doc) + ": the excerpt of " + marker.group(1) + " has a line that is "
                             + "not in the file (or not in this order): " + missing.strip());
@@ -78,6 +89,34 @@ class DocsSnippetsTest {
             docs.add(ROOT.resolve("README.md"));
             return docs;
         }
+    }
+
+    /** The archetype template a generated file comes from: its package folders and kind taken out of the path. */
+    static Path template(String generatedPath) throws IOException {
+        Properties properties = archetypeProperties();
+        String path = generatedPath.substring(GENERATED.length())
+                .replace(properties.getProperty("package").replace('.', '/') + "/", "")
+                .replace(properties.getProperty("kind"), "__kind__");
+        return ROOT.resolve(ARCHETYPE).resolve(path);
+    }
+
+    /** A template's lines with the integration test's properties filled in, as the archetype does. */
+    static List<String> generated(Path template) throws IOException {
+        Properties properties = archetypeProperties();
+        String text = Files.readString(template)
+                .replace("${kind.toLowerCase()}", properties.getProperty("kind").toLowerCase(Locale.ROOT));
+        for (String name : properties.stringPropertyNames()) {
+            text = text.replace("${" + name + "}", properties.getProperty(name));
+        }
+        return text.lines().toList();
+    }
+
+    private static Properties archetypeProperties() throws IOException {
+        Properties properties = new Properties();
+        try (var in = Files.newBufferedReader(ROOT.resolve(ARCHETYPE_PROPERTIES))) {
+            properties.load(in);
+        }
+        return properties;
     }
 
     /** The first excerpt line that does not follow the previous ones in {@code file}, or null. */

@@ -1,0 +1,54 @@
+package dev.operatorstarter.autoconfigure.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
+import dev.operatorstarter.autoconfigure.Widget;
+import dev.operatorstarter.autoconfigure.widgets.WidgetOperatorApplication;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.test.KubernetesCluster;
+import dev.operatorstarter.test.KubernetesClusters;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * An operator run the way the docs run one locally, {@code SpringApplication.from(main).with(LocalKubernetes.class)}:
+ * its client talks to the JVM's shared local API server, the classpath's CRDs are installed
+ * before it starts, and the log says which kubeconfig reaches that server.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class LocalKubernetesIT {
+
+    /** The application's own main, as a user's would be. */
+    static void applicationMain(String[] args) {
+        SpringApplication.run(WidgetOperatorApplication.class, args);
+    }
+
+    @Test
+    void anApplicationWithLocalKubernetesTalksToTheLocalServerWithItsCrdsInstalled(CapturedOutput output) {
+        KubernetesCluster cluster = KubernetesClusters.shared();
+        try (ConfigurableApplicationContext context = SpringApplication.from(LocalKubernetesIT::applicationMain)
+                .with(LocalKubernetes.class)
+                .run("--spring.main.web-application-type=none", "--spring.application.name=local-widgets",
+                        "--operator.leader-election.lease-namespace=default")
+                .getApplicationContext()) {
+            assertThat(context.getBean(KubernetesConnectionDetails.class).clientConfig().server())
+                    .isEqualTo(cluster.connection().server());
+            // served at once: the CRD was installed and Established before the informers started
+            assertThat(context.getBean(KubernetesClient.class).resources(Widget.class).inNamespace("default").list().items())
+                    .isNotNull();
+            assertThat(output).contains("CRDs installed from crds/widgets.yaml")
+                    .contains("export KUBECONFIG=" + cluster.connection().kubeconfig().toAbsolutePath());
+        }
+    }
+
+    @Test
+    void theDefaultCrdsAreEveryYamlFileUnderCrdsOnTheClasspath() {
+        assertThat(LocalKubernetes.crdsOnClasspath(LocalKubernetesIT.class.getClassLoader()))
+                .containsExactly("crds/widgets.yaml");
+    }
+}

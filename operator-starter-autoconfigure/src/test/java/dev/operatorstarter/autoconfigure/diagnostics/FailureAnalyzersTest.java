@@ -34,7 +34,8 @@ class FailureAnalyzersTest {
                 .hasAtLeastOneElementOfType(UnknownContextFailureAnalyzer.class)
                 .hasAtLeastOneElementOfType(UnreadableCertificateFailureAnalyzer.class)
                 .hasAtLeastOneElementOfType(CacheSyncFailureAnalyzer.class)
-                .hasAtLeastOneElementOfType(InvalidKubernetesConfigFailureAnalyzer.class);
+                .hasAtLeastOneElementOfType(InvalidKubernetesConfigFailureAnalyzer.class)
+                .hasAtLeastOneElementOfType(InvalidReconcilerFailureAnalyzer.class);
     }
 
     @Test

@@ -35,7 +35,8 @@ class FailureAnalyzersTest {
                 .hasAtLeastOneElementOfType(UnreadableCertificateFailureAnalyzer.class)
                 .hasAtLeastOneElementOfType(CacheSyncFailureAnalyzer.class)
                 .hasAtLeastOneElementOfType(InvalidKubernetesConfigFailureAnalyzer.class)
-                .hasAtLeastOneElementOfType(InvalidReconcilerFailureAnalyzer.class);
+                .hasAtLeastOneElementOfType(InvalidReconcilerFailureAnalyzer.class)
+                .hasAtLeastOneElementOfType(MissingCrdFailureAnalyzer.class);
     }
 
     @Test

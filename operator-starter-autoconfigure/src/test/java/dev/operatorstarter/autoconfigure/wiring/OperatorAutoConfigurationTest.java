@@ -456,6 +456,17 @@ class OperatorAutoConfigurationTest {
     }
 
     @Test
+    void outsideAClusterTheLeaseGoesToTheKubeconfigContextsNamespaceElseDefaultWithoutAnyProperty() {
+        // as client-go's clientcmd: the context's namespace, else "default"; never the pod's
+        // service-account namespace file, which does not exist outside a cluster
+        runner().run(context -> assertThat(context.getBean(LeaseSettings.class).namespace()).isEqualTo("apps"));
+        runner().withPropertyValues("operator.client.kubeconfig=" + Kubeconfigs.noNamespace(folder))
+                .run(context -> assertThat(context.getBean(LeaseSettings.class).namespace()).isEqualTo("default"));
+        runner().withPropertyValues("operator.client.namespace=team-a")
+                .run(context -> assertThat(context.getBean(LeaseSettings.class).namespace()).isEqualTo("team-a"));
+    }
+
+    @Test
     void withoutEventsTheRecorderDropsEverythingQuietly() {
         runner().withPropertyValues("operator.events.enabled=false").run(context -> {
             assertThat(context).doesNotHaveBean(EventBroadcaster.class).hasSingleBean(EventRecorder.class);

@@ -161,6 +161,11 @@ public final class SharedInformerFactory implements AutoCloseable {
         return client;
     }
 
+    /** The resources of the informers made so far, each once, in the order first asked for. */
+    public synchronized List<GroupVersionResource> resources() {
+        return informers.keySet().stream().map(Key::resource).distinct().toList();
+    }
+
     /** The informers made so far. */
     public synchronized List<SharedIndexInformer<?>> informers() {
         return new ArrayList<>(informers.values());

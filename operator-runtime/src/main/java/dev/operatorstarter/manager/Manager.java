@@ -3,11 +3,19 @@ package dev.operatorstarter.manager;
 import dev.operatorstarter.cache.InformerOptions;
 import dev.operatorstarter.cache.InformerSyncException;
 import dev.operatorstarter.cache.SharedInformerFactory;
+import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.discovery.ResourceLookup;
+import dev.operatorstarter.client.discovery.ResourceLookup.NotServed;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.event.EventBroadcaster;
 import dev.operatorstarter.leaderelection.LeaderCallbacks;
 import dev.operatorstarter.leaderelection.LeaderElector;
+import dev.operatorstarter.internal.Poll;
+import dev.operatorstarter.manager.ManagerOptions.OnMissingResource;
+import dev.operatorstarter.time.TimeSource;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,11 +27,22 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs an operator (controller-runtime's manager): owns the informer factory, the optional event
  * broadcaster and leader elector, and the controllers, and runs them in Kubernetes order: start
- * the event broadcaster and the informers → wait for the caches → campaign for leadership (or,
+ * the event broadcaster → check that the API server serves every informer's resource → start the
+ * informers → wait for the caches → campaign for leadership (or,
  * without election, go on) → start the controllers. {@link #close()} stops in reverse: the
  * controllers stop taking work and finish what is in flight (up to
  * {@link ManagerOptions#shutdownTimeout()}), the lease is released, the informers and the event
  * broadcaster stop.
+ *
+ * <p>A resource the server does not serve (a CRD not installed) would keep its informer from ever
+ * syncing, so before the informers start the manager asks the server's discovery about each
+ * resource, one request each with {@link ManagerOptions#discoveryTimeout()}. A resource not served
+ * fails the start at once ({@link ResourceNotServedException}), or, with
+ * {@link OnMissingResource#WAIT}, is waited for ({@link #missingResources()}). A server that could
+ * not be asked (5xx, no answer in time) proves nothing: the manager logs it and starts the
+ * informers, whose errors then tell. A resource that goes away after the start (its CRD deleted) is
+ * the informers' to handle: their watches and lists fail and are retried with backoff, the cache
+ * keeps what it had, and they sync again once the resource is back.
  *
  * <p>Leadership: the controllers run only during a term, and every worker checks the term's
  * validity before each reconcile. When a term ends, the controllers stop at once (reconciles still
@@ -40,6 +59,9 @@ public final class Manager implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Manager.class);
 
+    /** How often a manager waiting for missing resources ({@link OnMissingResource#WAIT}) asks the server again. */
+    public static final Duration MISSING_RESOURCE_POLL = Duration.ofSeconds(2);
+
     private enum State { NEW, STARTED, CLOSED }
 
     private final KubernetesClient client;
@@ -51,6 +73,7 @@ public final class Manager implements AutoCloseable {
     private final Object lock = new Object();
     private State state = State.NEW; // guarded by lock
     private @Nullable Thread startup; // guarded by lock
+    private volatile List<NotServed> missing = List.of();
 
     private Manager(Builder builder) {
         this.client = builder.client;
@@ -125,10 +148,13 @@ public final class Manager implements AutoCloseable {
     }
 
     /**
-     * Starts the event broadcaster and the informers, waits until every informer has synced,
-     * then campaigns for leadership or, without election, starts the controllers; returns then
-     * (the elector campaigns on its own thread).
+     * Starts the event broadcaster, checks that the server serves every informer's resource
+     * (waiting for them with {@link OnMissingResource#WAIT}), starts the informers, waits until
+     * every informer has synced, then campaigns for leadership or, without election, starts the
+     * controllers; returns then (the elector campaigns on its own thread).
      *
+     * @throws ResourceNotServedException when the server does not serve a resource an informer
+     *     needs (with {@link OnMissingResource#FAIL}); the manager stays started: close it
      * @throws InformerSyncException when the caches do not sync within {@link ManagerOptions#cacheSyncTimeout()};
      *     the manager stays started (the informers keep trying): close it
      * @throws InterruptedException if interrupted while waiting
@@ -138,6 +164,10 @@ public final class Manager implements AutoCloseable {
         synchronized (lock) {
             begin();
         }
+        if (!awaitResources()) {
+            return; // closed while waiting
+        }
+        startInformers();
         informers.waitForCacheSync(options.cacheSyncTimeout());
         log.info("{} informer caches synced", informers.informers().size());
         run();
@@ -146,11 +176,24 @@ public final class Manager implements AutoCloseable {
     /**
      * Like {@link #start()}, without blocking: a background thread waits for the caches (logging
      * each time {@link ManagerOptions#cacheSyncTimeout()} passes, while the informers keep trying),
-     * then goes on as {@code start()} does. {@link #close()} ends the wait.
+     * then goes on as {@code start()} does. {@link #close()} ends the wait. The check that the
+     * server serves every resource still runs here, before returning, unless the manager is to
+     * {@linkplain OnMissingResource#WAIT wait} for them (then the background thread does).
+     *
+     * @throws ResourceNotServedException when the server does not serve a resource an informer
+     *     needs (with {@link OnMissingResource#FAIL}); the manager stays started: close it
      */
     public void startInBackground() {
         synchronized (lock) {
             begin();
+        }
+        if (options.onMissingResource() == OnMissingResource.FAIL) {
+            checkResources();
+        }
+        synchronized (lock) {
+            if (state != State.STARTED) {
+                return; // closed meanwhile
+            }
             Thread thread = options.threadFactory().newThread(this::syncThenRun);
             thread.setName("operator-startup");
             startup = thread;
@@ -170,10 +213,89 @@ public final class Manager implements AutoCloseable {
         if (events != null) {
             events.start();
         }
-        informers.start();
+    }
+
+    private void startInformers() {
+        synchronized (lock) {
+            if (state == State.STARTED) {
+                informers.start();
+            }
+        }
+    }
+
+    /** The resources the server did not serve when last asked; empty once all are served (or never checked). */
+    public List<NotServed> missingResources() {
+        return missing;
+    }
+
+    /**
+     * Checks the resources: with {@code FAIL} once, throwing for any not served; with {@code WAIT}
+     * until all are served, logging each time the cache-sync timeout passes.
+     *
+     * @return false when the manager was closed while waiting
+     */
+    private boolean awaitResources() throws InterruptedException {
+        if (options.onMissingResource() == OnMissingResource.FAIL) {
+            checkResources();
+            return true;
+        }
+        TimeSource time = options.timeSource();
+        while (isRunning()) {
+            if (Poll.until(() -> !isRunning() || lookUpResources().isEmpty(),
+                    time.deadlineAfter(options.cacheSyncTimeout()), time, MISSING_RESOURCE_POLL)) {
+                return isRunning();
+            }
+            log.warn("Start-up still waits, after {}, until the API server serves what the informers need: {}",
+                    options.cacheSyncTimeout(), describe(missing));
+        }
+        return false;
+    }
+
+    private void checkResources() {
+        List<NotServed> notServed = lookUpResources();
+        if (!notServed.isEmpty()) {
+            throw new ResourceNotServedException(notServed, server());
+        }
+    }
+
+    /** Asks the server about every informer's resource; records and returns those it does not serve. */
+    private List<NotServed> lookUpResources() {
+        List<NotServed> notServed = new ArrayList<>();
+        for (GroupVersionResource resource : informers.resources()) {
+            ResourceLookup answer = client.discovery().lookup(resource, options.discoveryTimeout());
+            if (answer instanceof NotServed no) {
+                notServed.add(no);
+            } else if (answer instanceof ResourceLookup.Unanswered unanswered) {
+                // not proof of anything: let the informer try, its errors are reported as they come
+                log.warn("Could not ask the API server whether it serves {}; starting its informer anyway: {}",
+                        resource.groupResource(), unanswered.cause().getMessage());
+            }
+        }
+        List<NotServed> before = missing;
+        missing = List.copyOf(notServed);
+        if (options.onMissingResource() == OnMissingResource.WAIT && !notServed.isEmpty() && !notServed.equals(before)) {
+            log.warn("Start-up waits until the API server serves what the informers need: {}", describe(notServed));
+        }
+        return notServed;
+    }
+
+    private String describe(List<NotServed> notServed) {
+        return notServed.stream().map(each -> each.describe(server())).reduce((a, b) -> a + "; " + b).orElse("nothing");
+    }
+
+    private String server() {
+        return client.config().server().toString();
     }
 
     private void syncThenRun() {
+        try {
+            if (options.onMissingResource() == OnMissingResource.WAIT && !awaitResources()) {
+                return; // closed (FAIL checked before this thread started)
+            }
+        } catch (InterruptedException e) {
+            return; // closed
+        }
+        startInformers();
         while (isRunning()) {
             try {
                 informers.waitForCacheSync(options.cacheSyncTimeout());

@@ -78,11 +78,26 @@ public record OperatorProperties(@DefaultValue("true") boolean enabled, @Default
      *     {@code operator.informers.resources[deployments.apps].field-selector}; applies to every
      *     informer of that resource (a reconciler's own label selector still decides for its
      *     primary resource). A name that no reconciler informs on fails start-up.
+     * @param onMissingCrd what start-up does when the API server does not serve a resource an
+     *     informer needs, which for a custom resource means its CRD is not installed (checked in the
+     *     server's discovery before the informers start): {@code fail} (the default) fails start-up
+     *     at once naming the CRD; {@code wait} waits until it is served, while the {@code informers}
+     *     health (readiness) is DOWN and names the CRD in its details; combine it with
+     *     {@code wait-for-sync-on-startup=false} so the application starts meanwhile
      */
     public record Informers(@DefaultValue List<String> namespaces, @DefaultValue("") String labelSelector,
             @DefaultValue("0s") Duration resyncPeriod, @DefaultValue("2m") Duration cacheSyncTimeout,
             @DefaultValue("true") boolean waitForSyncOnStartup, @DefaultValue("true") boolean stripManagedFields,
-            @DefaultValue("true") boolean compactObjects, @DefaultValue Map<String, ResourceCache> resources) {
+            @DefaultValue("true") boolean compactObjects, @DefaultValue Map<String, ResourceCache> resources,
+            @DefaultValue("fail") OnMissingCrd onMissingCrd) {
+    }
+
+    /** What start-up does about a CRD the API server does not serve. */
+    public enum OnMissingCrd {
+        /** Fail start-up at once, naming the CRD. */
+        FAIL,
+        /** Wait until the CRD is served; readiness names it meanwhile. */
+        WAIT
     }
 
     /**

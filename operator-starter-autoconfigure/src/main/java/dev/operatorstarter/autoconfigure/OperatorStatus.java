@@ -66,6 +66,16 @@ public final class OperatorStatus {
                 informer.lastError().map(Throwable::getMessage).orElse(null));
     }
 
+    /**
+     * What start-up waits for with {@code operator.informers.on-missing-crd=wait}: for each
+     * resource the API server did not serve when last asked, a sentence naming it (for a custom
+     * resource, its CRD). Empty when everything is served, or was never checked.
+     */
+    public List<String> waitingFor() {
+        String server = manager.client().config().server().toString();
+        return manager.missingResources().stream().map(missing -> missing.describe(server)).toList();
+    }
+
     public LeadershipStatus leaderElection() {
         return elector == null ? new LeadershipStatus(false, identity, "", manager.isActive(), "")
                 : new LeadershipStatus(true, identity, lease, elector.isLeader(), elector.leader());

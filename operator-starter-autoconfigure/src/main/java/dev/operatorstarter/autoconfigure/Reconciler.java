@@ -7,6 +7,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.stereotype.Component;
 
 /**
  * Marks a {@link dev.operatorstarter.controller.ReconcileHandler} bean as the logic of a
@@ -16,14 +17,20 @@ import java.lang.annotation.Target;
  * queue, workers, metrics, and starts it once the caches have synced and this replica leads.
  *
  * <pre>{@code
- * @Component
  * @Reconciler(owns = ConfigMap.class, watchesMetadata = SecretsToWidgets.class, generationChanged = true)
  * class WidgetReconciler implements ReconcileHandler<Widget> {
  *     public ReconcileResult reconcile(ReconcileRequest request) { ... }
  * }
  * }</pre>
  *
- * <p>Put it on a {@code @Component} class or on a {@code @Bean} method. The annotation and the
+ * <p>Put it on a class or on a {@code @Bean} method. It is a stereotype, meta-annotated with
+ * {@link Component @Component}, so component scanning registers an annotated class as a bean by
+ * itself (a {@code @Component} beside it is redundant but harmless: still one bean); a class
+ * outside the scanned packages, or excluded from scanning, is a reconciler only once registered
+ * some other way ({@code @Import}, a {@code @Bean} method). When no reconciler bean exists at all,
+ * start-up logs a warning naming any annotated classes in the application's packages that are not
+ * beans. On a {@code @Bean} method the annotation marks the bean the method returns, and the
+ * resource is read from the method's generic return type. The annotation and the
  * runtime interface have different names on purpose, so one file uses both without qualifying
  * either. Every resource a reconciler informs on in full also gets a {@code Lister<T>} bean, and
  * every resource cached as metadata a {@code <resource>MetadataLister}, which any bean can inject
@@ -41,6 +48,7 @@ import java.lang.annotation.Target;
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Component
 public @interface Reconciler {
 
     /**

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.springframework.boot.SpringApplication;
 
@@ -75,8 +74,7 @@ public final class LocalRun {
         System.out.println();
         System.out.flush();
 
-        List<String> all = new ArrayList<>(Arrays.asList("--operator.client.kubeconfig=" + kubeconfig.toAbsolutePath(),
-                "--operator.leader-election.lease-namespace=default"));
+        List<String> all = new ArrayList<>(List.of("--operator.client.kubeconfig=" + kubeconfig.toAbsolutePath()));
         all.addAll(applicationArgs);
         var application = SpringApplication.run(SampleOperatorApplication.class, all.toArray(String[]::new));
         System.out.println("Metrics: http://localhost:" + application.getEnvironment().getProperty("local.server.port")

@@ -16,6 +16,15 @@ final class Certificates {
     private Certificates() {
     }
 
+    /**
+     * A certificate for logs and messages: its subject and when it expires, never its encoding or
+     * key (a whole {@code X509Certificate.toString()} is dozens of lines of hex).
+     */
+    static String summary(X509Certificate certificate) {
+        return certificate.getSubjectX500Principal().getName() + " (expires " + certificate.getNotAfter().toInstant()
+                + ")";
+    }
+
     static List<X509Certificate> certificates(byte[] pem, String where) {
         try {
             return Pem.certificates(pem, where);

@@ -33,9 +33,9 @@ public record ClientCertificate(List<X509Certificate> chain, PrivateKey key) {
                 Certificates.privateKey(keyPem, where + " key"), where + " certificate and key");
     }
 
-    /** The subject only: key material never reaches a log. */
+    /** The certificate's subject and expiry only: key material never reaches a log. */
     @Override
     public String toString() {
-        return "ClientCertificate[" + chain.get(0).getSubjectX500Principal().getName() + "]";
+        return "ClientCertificate[" + Certificates.summary(chain.get(0)) + "]";
     }
 }

@@ -210,16 +210,16 @@ public final class KubeconfigLoader {
     }
 
     private static List<X509Certificate> certificateAuthorities(JsonNode cluster, Field field) {
-        byte[] pem = bytes(cluster, "certificate-authority-data", "certificate-authority", field);
+        Pem pem = pem(cluster, "certificate-authority-data", "certificate-authority", field);
         if (pem == null) {
             return List.of();
         }
-        return Certificates.certificates(pem, field.describe("certificate-authority"));
+        return Certificates.certificates(pem.bytes(), field.describe(pem.field()));
     }
 
     private static @Nullable ClientCertificate clientCertificate(JsonNode user, Field field) {
-        byte[] certificatePem = bytes(user, "client-certificate-data", "client-certificate", field);
-        byte[] keyPem = bytes(user, "client-key-data", "client-key", field);
+        Pem certificatePem = pem(user, "client-certificate-data", "client-certificate", field);
+        Pem keyPem = pem(user, "client-key-data", "client-key", field);
         if (certificatePem == null && keyPem == null) {
             return null;
         }
@@ -227,9 +227,10 @@ public final class KubeconfigLoader {
             throw field.error(certificatePem == null ? "client-certificate" : "client-key",
                     "is missing: client-certificate and client-key must be given together");
         }
-        List<X509Certificate> chain = Certificates.certificates(certificatePem, field.describe("client-certificate"));
-        PrivateKey key = Certificates.privateKey(keyPem, field.describe("client-key"));
-        return Certificates.matching(chain, key, field.describe("client-certificate") + " and client-key");
+        List<X509Certificate> chain = Certificates.certificates(certificatePem.bytes(),
+                field.describe(certificatePem.field()));
+        PrivateKey key = Certificates.privateKey(keyPem.bytes(), field.describe(keyPem.field()));
+        return Certificates.matching(chain, key, field.describe(certificatePem.field()) + " and " + keyPem.field());
     }
 
     private static Credentials credentials(JsonNode user, Field field) {
@@ -321,11 +322,20 @@ public final class KubeconfigLoader {
     }
 
     /** The bytes of {@code dataField} (base64) or of the file named by {@code fileField}; null if neither is set. */
-    private static byte @Nullable [] bytes(JsonNode node, String dataField, String fileField, Field field) {
+    /**
+     * PEM content and the kubeconfig field it came from, as written in the file, so that an error
+     * about the content names the field the user has to fix ({@code certificate-authority-data},
+     * not {@code certificate-authority}).
+     */
+    private record Pem(byte[] bytes, String field) {
+    }
+
+    /** The content of {@code dataField} (base64), else of the file {@code fileField} names; null when neither is set. */
+    private static @Nullable Pem pem(JsonNode node, String dataField, String fileField, Field field) {
         String data = text(node, dataField);
         if (data != null && !data.isEmpty()) {
             try {
-                return Base64.getDecoder().decode(data.replaceAll("\\s", ""));
+                return new Pem(Base64.getDecoder().decode(data.replaceAll("\\s", "")), dataField);
             } catch (IllegalArgumentException e) {
                 throw field.certificateError(dataField, "is not valid base64");
             }
@@ -334,7 +344,7 @@ public final class KubeconfigLoader {
         if (file != null && !file.isEmpty()) {
             Path path = field.resolve(file);
             try {
-                return Files.readAllBytes(path);
+                return new Pem(Files.readAllBytes(path), fileField);
             } catch (NoSuchFileException e) {
                 throw field.certificateError(fileField, "names " + path + ", which does not exist");
             } catch (IOException e) {
@@ -409,7 +419,7 @@ public final class KubeconfigLoader {
             return new ConfigException(describe(field) + " " + problem);
         }
 
-        /** A certificate or key field ({@code bytes} reads only those) that cannot be read. */
+        /** A certificate or key field ({@code pem} reads only those) that cannot be read. */
         ConfigException certificateError(String field, String problem) {
             return new ConfigException.UnreadableCertificate(describe(field) + " " + problem);
         }

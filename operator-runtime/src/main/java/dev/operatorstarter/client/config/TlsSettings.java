@@ -26,6 +26,17 @@ public record TlsSettings(List<X509Certificate> certificateAuthorities, boolean 
         return new TlsSettings(List.of(), false, null, null);
     }
 
+    /**
+     * Each certificate authority by subject and expiry (never the whole certificate), and the
+     * client certificate as {@link ClientCertificate#toString()} gives it (no key).
+     */
+    @Override
+    public String toString() {
+        return "TlsSettings[certificateAuthorities=" + certificateAuthorities.stream().map(Certificates::summary).toList()
+                + ", insecureSkipVerify=" + insecureSkipVerify + ", serverName=" + serverName + ", clientCertificate="
+                + clientCertificate + "]";
+    }
+
     /** The same settings with another client certificate (used when an exec plugin supplies one). */
     public TlsSettings withClientCertificate(@Nullable ClientCertificate certificate) {
         return new TlsSettings(certificateAuthorities, insecureSkipVerify, serverName, certificate);

@@ -1,5 +1,6 @@
 package dev.operatorstarter.client.discovery;
 
+import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.KubernetesClientException;
 import dev.operatorstarter.client.rest.RestClient;
@@ -67,6 +68,41 @@ final class CachedDiscoveryClient implements DiscoveryClient {
     @Override
     public Optional<ApiResource> findKind(String apiVersion, String kind) {
         return find(r -> r.apiVersion().equals(apiVersion) && r.kind().equals(kind));
+    }
+
+    @Override
+    public ResourceLookup lookup(GroupVersionResource resource, Duration deadline) {
+        String path = resource.group().isEmpty() ? "/api/" + resource.version()
+                : "/apis/" + resource.group() + "/" + resource.version();
+        JsonNode list;
+        try {
+            list = rest.get().path(path).deadline(deadline).execute(JsonNode.class);
+        } catch (RuntimeException e) {
+            // Only the server's own 404 for the group version is an answer; a 503 of an aggregated
+            // API, a refusal, a timeout say nothing about whether the resource exists.
+            return ApiErrors.isNotFound(e) ? new ResourceLookup.NotServed(resource, false)
+                    : new ResourceLookup.Unanswered(resource, e);
+        }
+        if (list == null) {
+            return new ResourceLookup.Unanswered(resource,
+                    new KubernetesClientException("GET " + path + " returned an empty body"));
+        }
+        JsonNode found = null;
+        List<String> subresources = new ArrayList<>();
+        for (JsonNode entry : list.path("resources")) {
+            String name = entry.path("name").asString();
+            if (name.equals(resource.resource())) {
+                found = entry;
+            } else if (name.startsWith(resource.resource() + "/")) {
+                subresources.add(name.substring(resource.resource().length() + 1));
+            }
+        }
+        if (found == null) {
+            return new ResourceLookup.NotServed(resource, true);
+        }
+        return new ResourceLookup.Served(resource, new ApiResource(resource.group(), resource.version(),
+                resource.resource(), found.path("kind").asString(""), found.path("namespaced").asBoolean(false),
+                strings(found.path("verbs")), subresources));
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.operatorstarter.client.discovery;
 
+import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.rest.RestClient;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -38,6 +40,16 @@ public interface DiscoveryClient {
      * ({@code v1}, {@code apps/v1}), refreshing once on a miss.
      */
     Optional<ApiResource> findKind(String apiVersion, String kind);
+
+    /**
+     * Asks the server now, bypassing the cache, whether it serves {@code resource}: one request for
+     * the resource's group version ({@code /apis/<group>/<version>}, {@code /api/v1}), a single
+     * attempt that must answer within {@code deadline} (no retries, no rate-limiter wait).
+     * A 404 or a list without the resource is {@link ResourceLookup.NotServed}; any other failure,
+     * and no answer in time, is {@link ResourceLookup.Unanswered}, never "not served". For checks
+     * before informers start, where the first failure should be conclusive rather than retried.
+     */
+    ResourceLookup lookup(GroupVersionResource resource, Duration deadline);
 
     /** Forgets the cached groups and resources; the next lookup asks the server. */
     void invalidate();

@@ -220,7 +220,7 @@ class KubeconfigLoaderTest {
                 contexts: [{name: c, context: {cluster: c, user: u}}]
                 """.formatted(base64(RSA_USER.certificatePem()), base64(CA.pkcs8KeyPem())));
         assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("context \"c\": user \"u\": client-certificate and client-key do not match")
+                .hasMessageContaining("context \"c\": user \"u\": client-certificate-data and client-key-data do not match")
                 .hasMessageNotContaining("PRIVATE KEY");
     }
 
@@ -232,7 +232,56 @@ class KubeconfigLoaderTest {
                 contexts: [{name: c, context: {cluster: c}}]
                 """.formatted(base64("not a certificate")));
         assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("context \"c\": cluster \"c\": certificate-authority");
+                .hasMessageContaining("context \"c\": cluster \"c\": certificate-authority-data ");
+    }
+
+    @Test
+    void anUnreadableCertificateAuthorityFileIsNamedAsTheFileField() throws Exception {
+        write("ca.crt", "not a certificate");
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://h", certificate-authority: ca.crt}}]
+                contexts: [{name: c, context: {cluster: c}}]
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("context \"c\": cluster \"c\": certificate-authority ")
+                .hasMessageNotContaining("certificate-authority-data");
+    }
+
+    @Test
+    void anUnreadableClientKeyIsNamedAsTheFieldWrittenInTheFile() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://h"}}]
+                users: [{name: u, user: {client-certificate-data: %s, client-key-data: %s}}]
+                contexts: [{name: c, context: {cluster: c, user: u}}]
+                """.formatted(base64(RSA_USER.certificatePem()), base64("not a key")));
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("context \"c\": user \"u\": client-key-data ");
+    }
+
+    @Test
+    void toStringSummarisesCertificatesBySubjectAndExpiryWithoutKeyMaterialOrTokens() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://h:6443", certificate-authority-data: %s}}]
+                users: [{name: u, user: {client-certificate-data: %s, client-key-data: %s}}]
+                contexts: [{name: c, context: {cluster: c, user: u}}]
+                """.formatted(base64(CA.certificatePem()), base64(RSA_USER.certificatePem()),
+                base64(RSA_USER.pkcs8KeyPem())));
+        ClientConfig config = KubeconfigLoader.load(file, null);
+        java.security.cert.X509Certificate ca = config.tls().certificateAuthorities().get(0);
+        java.security.cert.X509Certificate user = config.tls().clientCertificate().chain().get(0);
+
+        String text = config.toString();
+
+        assertThat(text).contains("certificateAuthorities=[CN=test-ca (expires " + ca.getNotAfter().toInstant() + ")]")
+                .contains("clientCertificate=ClientCertificate[CN=rsa-user (expires " + user.getNotAfter().toInstant()
+                        + ")]");
+        assertThat(text).doesNotContain("Signature", "modulus", "BEGIN", "PRIVATE")
+                .doesNotContain(java.util.HexFormat.of().formatHex(ca.getSignature()).substring(0, 16));
+        assertThat(text.length()).as("a summary, not the certificates").isLessThan(600);
+        assertThat(config.withProxy(null).toString()).isEqualTo(text);
     }
 
     @Test

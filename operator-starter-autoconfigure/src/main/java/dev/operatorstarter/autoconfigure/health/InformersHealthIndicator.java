@@ -3,6 +3,7 @@ package dev.operatorstarter.autoconfigure.health;
 import dev.operatorstarter.autoconfigure.OperatorStatus;
 import dev.operatorstarter.autoconfigure.OperatorStatus.InformerStatus;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -10,7 +11,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 /**
  * UP when every informer has synced and none has lost its watch to an error; DOWN before the
  * first sync (so readiness stays DOWN until the caches are complete) and while a watch fails.
- * A watch being reopened normally, without an error, stays UP. Details per informer.
+ * A watch being reopened normally, without an error, stays UP. Details per informer, and while
+ * start-up waits for a CRD ({@code operator.informers.on-missing-crd=wait}) {@code waitingFor}
+ * with a sentence per missing CRD.
  */
 public final class InformersHealthIndicator implements HealthIndicator {
 
@@ -22,8 +25,12 @@ public final class InformersHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        boolean up = true;
+        List<String> waitingFor = status.waitingFor();
+        boolean up = waitingFor.isEmpty();
         Map<String, Object> details = new LinkedHashMap<>();
+        if (!waitingFor.isEmpty()) {
+            details.put("waitingFor", waitingFor);
+        }
         for (InformerStatus informer : status.informers()) {
             boolean healthy = informer.synced() && (informer.watching() || informer.lastError() == null);
             up &= healthy;

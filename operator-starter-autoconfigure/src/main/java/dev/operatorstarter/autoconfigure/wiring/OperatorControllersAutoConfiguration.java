@@ -80,7 +80,10 @@ public final class OperatorControllersAutoConfiguration {
             ObjectProvider<OperatorMetrics> metrics, ObjectProvider<LeaderElectionCustomizer> customizers) {
         Manager.Builder manager = Manager.builder(client).informers(informers)
                 .options(ManagerOptions.builder().cacheSyncTimeout(properties.informers().cacheSyncTimeout())
-                        .shutdownTimeout(properties.controllers().shutdownTimeout()).build());
+                        .shutdownTimeout(properties.controllers().shutdownTimeout())
+                        .onMissingResource(properties.informers().onMissingCrd() == OperatorProperties.OnMissingCrd.WAIT
+                                ? ManagerOptions.OnMissingResource.WAIT : ManagerOptions.OnMissingResource.FAIL)
+                        .build());
         EventBroadcaster broadcaster = events.getIfAvailable();
         if (broadcaster != null) {
             manager.events(broadcaster);

@@ -1,5 +1,6 @@
 package dev.operatorstarter.autoconfigure.wiring;
 
+import dev.operatorstarter.autoconfigure.InvalidReconcilerException;
 import dev.operatorstarter.autoconfigure.MetadataRequestMapper;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.autoconfigure.RequestMapper;
@@ -25,7 +26,18 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.InstanceSupplier;
 import org.springframework.beans.factory.support.RegisteredBean;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.context.ResourceLoaderAware;
+import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.io.DefaultResourceLoader;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.core.type.filter.AnnotationTypeFilter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds the {@link Reconciler} beans before any bean is created, and registers for each a
@@ -38,11 +50,32 @@ import org.springframework.core.ResolvableType;
  * argument of its {@code ReconcileHandler<T>} (a class that implements it, or a {@code @Bean}
  * method that returns it); the watched resource of a {@link RequestMapper} or
  * {@link MetadataRequestMapper} from its type argument.
+ *
+ * <p>A {@code @Reconciler} that is not a bean (outside the scanned packages, excluded from
+ * scanning, or in an application without {@code @ComponentScan}) is invisible here. When no
+ * reconciler bean exists at all, the registrar says so in a warning and names the annotated
+ * classes of the application's packages that are not beans: an application that starts, leads
+ * and reconciles nothing is otherwise silent.
  */
-final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
+final class ReconcilerRegistrar implements BeanFactoryPostProcessor, EnvironmentAware, ResourceLoaderAware {
 
     /** The bean holding the {@link ReconcilerDefinition}s found. */
     static final String DEFINITIONS_BEAN = "operatorReconcilerDefinitions";
+
+    private static final Logger log = LoggerFactory.getLogger(ReconcilerRegistrar.class);
+
+    private Environment environment = new StandardEnvironment();
+    private ResourceLoader resourceLoader = new DefaultResourceLoader();
+
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public void setResourceLoader(ResourceLoader resourceLoader) {
+        this.resourceLoader = resourceLoader;
+    }
 
     @Override
     public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) throws BeansException {
@@ -56,6 +89,9 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
             if (annotation != null) {
                 definitions.add(define(beanFactory, beanName, annotation));
             }
+        }
+        if (definitions.isEmpty()) {
+            log.warn(noReconcilers(beanFactory));
         }
         checkUniqueNames(definitions);
         Set<Class<? extends HasMetadata>> listers = new LinkedHashSet<>();
@@ -92,18 +128,29 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
     private static ReconcilerDefinition define(ConfigurableListableBeanFactory beanFactory, String beanName,
             Reconciler annotation) {
         Class<? extends HasMetadata> resource = annotation.resource();
+        beanFactory.getType(beanName, false); // resolves a @Bean method's return type into the definition
+        ResolvableType beanType = ((RootBeanDefinition) beanFactory.getMergedBeanDefinition(beanName))
+                .getResolvableType();
+        if (beanType.as(FactoryBean.class) != ResolvableType.NONE) {
+            beanType = beanType.as(FactoryBean.class).getGeneric(0); // the handler a FactoryBean makes
+        }
+        Class<?> beanClass = beanType.resolve();
+        if (beanClass != null && !ReconcileHandler.class.isAssignableFrom(beanClass)) {
+            // caught here rather than as a ClassCastException when the controller is first built
+            // (behind the health endpoint, say), which names neither the bean nor the fix
+            String wanted = resource == HasMetadata.class ? "YourResource" : resource.getSimpleName();
+            throw new InvalidReconcilerException(beanName, beanType.toString(), "does not implement "
+                    + ReconcileHandler.class.getName() + ", so there is nothing to call for a reconcile",
+                    "implement ReconcileHandler<" + wanted + ">" + (beanFactory.getMergedBeanDefinition(beanName)
+                            .getFactoryMethodName() != null ? " (a @Bean method: return ReconcileHandler<" + wanted
+                            + ">)" : ""));
+        }
         if (resource == HasMetadata.class) {
-            beanFactory.getType(beanName, false); // resolves a @Bean method's return type into the definition
-            ResolvableType beanType = ((RootBeanDefinition) beanFactory.getMergedBeanDefinition(beanName))
-                    .getResolvableType();
-            if (beanType.as(FactoryBean.class) != ResolvableType.NONE) {
-                beanType = beanType.as(FactoryBean.class).getGeneric(0); // the handler a FactoryBean makes
-            }
             Class<?> inferred = beanType.as(ReconcileHandler.class).resolveGeneric(0);
             if (inferred == null || !HasMetadata.class.isAssignableFrom(inferred) || inferred == HasMetadata.class) {
-                throw new BeanDefinitionStoreException("@Reconciler bean '" + beanName + "' (" + beanType
-                        + "): cannot tell which resource it reconciles; implement ReconcileHandler<YourResource> "
-                        + "or set @Reconciler(resource = YourResource.class)");
+                throw new InvalidReconcilerException(beanName, beanType.toString(),
+                        "does not say which resource it reconciles",
+                        "implement ReconcileHandler<YourResource> or set @Reconciler(resource = YourResource.class)");
             }
             resource = inferred.asSubclass(HasMetadata.class);
         }
@@ -120,14 +167,42 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
         full.forEach((fullAttribute, fullTypes) -> metadata.forEach((metadataAttribute, metadataTypes) -> {
             for (Class<? extends HasMetadata> type : metadataTypes) {
                 if (fullTypes.contains(type)) {
-                    throw new BeanDefinitionStoreException("@Reconciler bean '" + beanName + "': " + type.getName()
-                            + " is in both " + fullAttribute + " and " + metadataAttribute + "; keep it in one ("
-                            + metadataAttribute + " caches only its metadata, " + fullAttribute + " whole objects)");
+                    throw new InvalidReconcilerException(beanName, "", "has " + type.getName() + " in both "
+                            + fullAttribute + " and " + metadataAttribute, "keep it in one (" + metadataAttribute
+                            + " caches only its metadata, " + fullAttribute + " whole objects)");
                 }
             }
         }));
         return new ReconcilerDefinition(beanName, annotation, resource, Arrays.asList(annotation.owns()),
                 Arrays.asList(annotation.ownsMetadata()), watched, watchedMetadata);
+    }
+
+    /**
+     * Why no controller will run, naming the {@code @Reconciler} classes of the application's
+     * packages (those of {@code @SpringBootApplication}) that are not beans. Scans only in this
+     * case, so an application with reconcilers pays nothing.
+     */
+    private String noReconcilers(ConfigurableListableBeanFactory beanFactory) {
+        List<String> packages = AutoConfigurationPackages.has(beanFactory) ? AutoConfigurationPackages.get(beanFactory)
+                : List.of();
+        List<String> notBeans = new ArrayList<>();
+        ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false,
+                environment);
+        scanner.setResourceLoader(resourceLoader);
+        scanner.addIncludeFilter(new AnnotationTypeFilter(Reconciler.class));
+        for (String in : packages) {
+            scanner.findCandidateComponents(in).forEach(candidate -> notBeans.add(candidate.getBeanClassName()));
+        }
+        String none = "No @Reconciler bean found, so the operator runs no controller";
+        if (!notBeans.isEmpty()) {
+            return none + ". These @Reconciler classes in " + String.join(", ", packages) + " are not beans: "
+                    + String.join(", ", notBeans) + ". Component scanning left them out (an exclude filter, or an "
+                    + "application class without @ComponentScan such as @SpringBootConfiguration with "
+                    + "@EnableAutoConfiguration): scan their package (@SpringBootApplication does) or @Import them.";
+        }
+        return none + ". Annotate a class that implements ReconcileHandler<YourResource> with @Reconciler"
+                + (packages.isEmpty() ? "" : " in " + String.join(", ", packages) + " or a package below")
+                + ", or a @Bean method that returns one.";
     }
 
     /**
@@ -140,9 +215,9 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor {
         for (Class<?> mapper : mappers) {
             Class<?> type = ResolvableType.forClass(mapper).as(mapperType).resolveGeneric(0);
             if (type == null || !HasMetadata.class.isAssignableFrom(type) || type == HasMetadata.class) {
-                throw new BeanDefinitionStoreException("@Reconciler bean '" + beanName + "': cannot tell which "
-                        + "resource " + mapper.getName() + " maps; declare it as " + mapperType.getSimpleName()
-                        + "<TheWatchedResource>");
+                throw new InvalidReconcilerException(beanName, "", "watches through " + mapper.getName()
+                        + ", which does not say which resource it maps", "declare it as "
+                        + mapperType.getSimpleName() + "<TheWatchedResource>");
             }
             mapped.put(mapper, type.asSubclass(HasMetadata.class));
         }

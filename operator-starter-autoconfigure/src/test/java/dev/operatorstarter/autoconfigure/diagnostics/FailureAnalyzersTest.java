@@ -34,7 +34,9 @@ class FailureAnalyzersTest {
                 .hasAtLeastOneElementOfType(UnknownContextFailureAnalyzer.class)
                 .hasAtLeastOneElementOfType(UnreadableCertificateFailureAnalyzer.class)
                 .hasAtLeastOneElementOfType(CacheSyncFailureAnalyzer.class)
-                .hasAtLeastOneElementOfType(InvalidKubernetesConfigFailureAnalyzer.class);
+                .hasAtLeastOneElementOfType(InvalidKubernetesConfigFailureAnalyzer.class)
+                .hasAtLeastOneElementOfType(InvalidReconcilerFailureAnalyzer.class)
+                .hasAtLeastOneElementOfType(MissingCrdFailureAnalyzer.class);
     }
 
     @Test

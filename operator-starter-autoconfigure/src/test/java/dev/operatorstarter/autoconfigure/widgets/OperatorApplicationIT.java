@@ -32,7 +32,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  */
 @SpringBootTest(classes = WidgetOperatorApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"spring.application.name=widget-operator",
-                "operator.leader-election.lease-namespace=default",
                 "management.endpoints.web.exposure.include=health,prometheus,operator",
                 "management.endpoint.health.show-details=always"})
 @KubernetesTest(crds = "crds/widgets.yaml")

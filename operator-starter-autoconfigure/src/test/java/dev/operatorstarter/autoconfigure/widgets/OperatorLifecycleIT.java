@@ -9,6 +9,7 @@ import dev.operatorstarter.autoconfigure.OperatorStatus;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.leaderelection.LeaderElector;
+import dev.operatorstarter.manager.ResourceNotServedException;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.ServiceAccounts;
@@ -27,6 +28,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -38,8 +40,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The starter's lifecycle with whole applications on the real API server: health before and after
- * the caches sync, a second replica taking over the lease after a graceful shutdown, and a
+ * The starter's lifecycle with whole applications on the real API server: a missing CRD failing
+ * start-up at once, or waited for with readiness naming it, a second replica taking over the lease after a graceful shutdown, and a
  * start-up refused by RBAC explained by the failure analyzer.
  */
 @KubernetesTest(crds = "crds/widgets.yaml")
@@ -66,31 +68,65 @@ class OperatorLifecycleIT {
     }
 
     @Test
-    void readinessIsDownUntilTheCachesSyncAndUpAfterwards(ClusterConnection connection, TestNamespace namespace)
-            throws Exception {
+    @Timeout(60) // the sync timeout is 5 minutes: only the discovery check can end start-up in time
+    void aMissingCrdFailsStartUpAtOnceNamingTheCrdInsteadOfWaitingOutTheSyncTimeout(ClusterConnection connection,
+            TestNamespace namespace) {
+        long starting = System.nanoTime();
+        Throwable failure = catchThrowable(() -> application(LateCrdApplication.class, connection,
+                "operator.informers.cache-sync-timeout=5m", "operator.leader-election.enabled=false",
+                "operator.informers.namespaces=" + namespace.name()).web(WebApplicationType.NONE).run());
+        long tookMillis = Duration.ofNanos(System.nanoTime() - starting).toMillis();
+
+        assertThat(failure).hasRootCauseInstanceOf(ResourceNotServedException.class);
+        String server = KubeconfigLoader.load(connection.kubeconfig(), null).server().toString();
+        String missing = "the CRD for sprockets.starter.operatorstarter.dev is not installed (no resource sprockets in "
+                + "starter.operatorstarter.dev/v1 on the API server at " + server + ")";
+        FailureAnalysis analysis = analyze(failure);
+        assertThat(analysis.getDescription()).isEqualTo(
+                "The operator's informers need resources the API server does not serve:\n\t- " + missing);
+        assertThat(analysis.getAction()).contains("kubectl apply -f").contains("operator.informers.on-missing-crd=wait");
+        System.out.printf("start-up failed on the missing CRD after %d ms (sync timeout 5 min)%n", tookMillis);
+    }
+
+    @Test
+    void waitingForAMissingCrdReadinessNamesItAndTheOperatorStartsOnceItIsAppliedAndSurvivesItsDeletion(
+            ClusterConnection connection, TestNamespace namespace) throws Exception {
         String crdName = "sprockets.starter.operatorstarter.dev";
         try (ConfigurableApplicationContext context = application(LateCrdApplication.class, connection,
-                "server.port=0", "operator.informers.wait-for-sync-on-startup=false",
-                "operator.leader-election.enabled=false", "operator.informers.namespaces=" + namespace.name(),
+                "server.port=0", "operator.informers.on-missing-crd=wait",
+                "operator.informers.wait-for-sync-on-startup=false", "operator.leader-election.enabled=false",
+                "operator.informers.namespaces=" + namespace.name(),
                 "management.endpoint.health.show-details=always").web(WebApplicationType.REACTIVE).run()) {
             String readiness = "http://localhost:" + context.getEnvironment().getProperty("local.server.port")
                     + "/actuator/health/readiness";
-            // The CRD does not exist yet: the list fails, the informer has not synced, readiness is DOWN.
+            // The CRD does not exist yet: readiness is DOWN and says which CRD start-up waits for.
             HttpResponse<String> down = await().atMost(WAIT).until(() -> get(readiness),
-                    response -> response.body().contains("\"lastError\""));
+                    response -> response.body().contains("\"waitingFor\""));
             assertThat(down.statusCode()).isEqualTo(503);
             JsonNode informers = JSON.readTree(down.body()).path("components").path("informers");
             assertThat(informers.path("status").asString()).isEqualTo("DOWN");
-            assertThat(informers.path("details").path("sprockets.starter.operatorstarter.dev/" + namespace.name())
-                    .path("lastError").asString()).contains("404");
+            assertThat(informers.path("details").path("waitingFor").get(0).asString())
+                    .startsWith("the CRD for " + crdName + " is not installed (no resource sprockets in "
+                            + "starter.operatorstarter.dev/v1 on the API server at ");
 
             admin.apiextensionsV1().customResourceDefinitions().create(sprocketsCrd());
 
             HttpResponse<String> up = await().atMost(WAIT).until(() -> get(readiness),
                     response -> response.statusCode() == 200);
-            assertThat(JSON.readTree(up.body()).path("components").path("informers").path("status").asString())
-                    .isEqualTo("UP");
-            await().atMost(WAIT).until(() -> context.getBean(OperatorStatus.class).controllers().get(0).running());
+            assertThat(JSON.readTree(up.body()).path("components").path("informers").path("details").has("waitingFor"))
+                    .isFalse();
+            OperatorStatus status = context.getBean(OperatorStatus.class);
+            await().atMost(WAIT).until(() -> status.controllers().get(0).running());
+
+            // The CRD goes away while the operator runs: the informer reports it and recovers once it is back.
+            admin.apiextensionsV1().customResourceDefinitions().delete(crdName);
+            await().atMost(WAIT).until(() -> status.informers().get(0).lastError() != null);
+            assertThat(context.isActive()).isTrue();
+            assertThat(status.controllers().get(0).running()).isTrue();
+            await().atMost(WAIT).until(() -> admin.apiextensionsV1().customResourceDefinitions().find(crdName).isEmpty());
+            admin.apiextensionsV1().customResourceDefinitions().create(sprocketsCrd());
+            await().atMost(WAIT).until(() -> get(readiness), response -> response.statusCode() == 200);
+            assertThat(status.informers().get(0).cached()).isZero();
         } finally {
             if (admin.apiextensionsV1().customResourceDefinitions().find(crdName).isPresent()) {
                 admin.apiextensionsV1().customResourceDefinitions().delete(crdName);

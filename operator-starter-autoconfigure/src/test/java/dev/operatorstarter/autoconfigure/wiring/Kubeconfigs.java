@@ -38,6 +38,27 @@ final class Kubeconfigs {
                 """);
     }
 
+    /** One context without a namespace, as the test harness writes its kubeconfig. */
+    static Path noNamespace(Path folder) {
+        return write(folder.resolve("kubeconfig-without-namespace"), """
+                apiVersion: v1
+                kind: Config
+                current-context: local
+                clusters:
+                  - name: local
+                    cluster:
+                      server: https://127.0.0.1:1
+                      insecure-skip-tls-verify: true
+                users:
+                  - name: robot
+                    user:
+                      token: not-a-real-token
+                contexts:
+                  - name: local
+                    context: {cluster: local, user: robot}
+                """);
+    }
+
     private static Path write(Path file, String text) {
         try {
             return Files.writeString(file, text);

@@ -47,7 +47,21 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import dev.operatorstarter.autoconfigure.InvalidReconcilerException;
+import dev.operatorstarter.autoconfigure.wiring.scanned.AnnotatedTwiceSecretReconciler;
+import dev.operatorstarter.autoconfigure.wiring.scanned.ScannedConfigMapReconciler;
+import java.util.Objects;
+import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.ComponentScan;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.beans.factory.BeanDefinitionStoreException;
@@ -60,6 +74,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.ResolvableType;
 
 /** Every role auto-configuration together, as an application gets them. */
+@ExtendWith(OutputCaptureExtension.class)
 class OperatorAutoConfigurationTest {
 
     @TempDir
@@ -226,6 +241,61 @@ class OperatorAutoConfigurationTest {
     }
 
     @Test
+    void aReconcilerClassWithoutComponentIsFoundByScanningAndGetsItsController() {
+        runner().withUserConfiguration(ScanningConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(ScannedConfigMapReconciler.class)
+                    .hasSingleBean(AnnotatedTwiceSecretReconciler.class);
+            assertThat(context.getBeanNamesForType(ResolvableType.forClassWithGenerics(Controller.class, ConfigMap.class)))
+                    .containsExactly("scannedConfigMapReconcilerController");
+            // @Component beside @Reconciler is redundant now, and still makes one bean and one controller
+            assertThat(context.getBeanNamesForType(ResolvableType.forClassWithGenerics(Controller.class, Secret.class)))
+                    .containsExactly("annotatedTwiceSecretReconcilerController");
+            assertThat(context.getBean(Manager.class).controllers()).extracting(status -> status.name())
+                    .containsExactlyInAnyOrder("configmap", "secret");
+        });
+    }
+
+    @Test
+    void withoutAnyReconcilerBeanStartUpWarnsAndNamesTheAnnotatedClassesThatAreNotBeans(CapturedOutput output) {
+        runner().withUserConfiguration(PackageWithoutScanningConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(Manager.class).controllers()).isEmpty();
+        });
+        assertThat(output).contains("No @Reconciler bean found, so the operator runs no controller")
+                .contains("are not beans: ").contains(ScannedConfigMapReconciler.class.getName())
+                .contains(AnnotatedTwiceSecretReconciler.class.getName()).contains("@Import them");
+    }
+
+    @Test
+    void aReconcilerThatDoesNotImplementReconcileHandlerFailsNamingTheBeanItsClassAndTheFix() {
+        runner().withUserConfiguration(NotAHandlerConfiguration.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).isInstanceOf(InvalidReconcilerException.class)
+                    .hasMessageContaining("@Reconciler bean '" + NotAHandler.class.getName() + "' ("
+                            + NotAHandler.class.getName() + ")")
+                    .hasMessageContaining("does not implement dev.operatorstarter.controller.ReconcileHandler")
+                    .hasMessageContaining("implement ReconcileHandler<Widget>");
+            FailureAnalysis analysis = analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).isEqualTo("The @Reconciler bean '" + NotAHandler.class.getName()
+                    + "' (" + NotAHandler.class.getName() + ") does not implement dev.operatorstarter.controller.ReconcileHandler,"
+                    + " so there is nothing to call for a reconcile.");
+            assertThat(analysis.getAction()).isEqualTo("Implement ReconcileHandler<Widget>.");
+        });
+        runner().withUserConfiguration(NotAHandlerMethodConfiguration.class).run(context -> assertThat(
+                context.getStartupFailure()).isInstanceOf(InvalidReconcilerException.class)
+                .hasMessageContaining("@Reconciler bean 'settings' (java.lang.String)")
+                .hasMessageContaining("(a @Bean method: return ReconcileHandler<ConfigMap>)"));
+    }
+
+    /** What Spring Boot prints: the first registered analyzer that understands the failure. */
+    private static FailureAnalysis analyze(Throwable failure) {
+        return SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class,
+                        SpringFactoriesLoader.FailureHandler.logging(LogFactory.getLog(OperatorAutoConfigurationTest.class)))
+                .stream().map(analyzer -> analyzer.analyze(failure)).filter(Objects::nonNull).findFirst()
+                .orElseThrow(() -> new AssertionError("no failure analyzer explains " + failure));
+    }
+
+    @Test
     void twoReconcilersWithTheSameControllerNameFail() {
         runner().withUserConfiguration(WidgetReconcilerConfiguration.class, SecondWidgetReconcilerConfiguration.class)
                 .run(context -> assertThat(context.getStartupFailure()).hasMessageContaining("both name their controller 'widget'"));
@@ -244,7 +314,7 @@ class OperatorAutoConfigurationTest {
                     .containsExactlyInAnyOrder("configmaps", "secrets (metadata)");
         });
         runner().withUserConfiguration(OwnedTwiceConfiguration.class).run(context -> assertThat(context
-                .getStartupFailure()).hasMessageContaining("is in both owns and ownsMetadata"));
+                .getStartupFailure()).hasMessageContaining("has " + Secret.class.getName() + " in both owns and ownsMetadata"));
     }
 
     @Test
@@ -281,10 +351,10 @@ class OperatorAutoConfigurationTest {
     @Test
     void aTypeOneReconcilerCachesBothInFullAndAsMetadataFailsNamingBothAttributes() {
         runner().withUserConfiguration(WatchedTwiceConfiguration.class).run(context -> assertThat(context
-                .getStartupFailure()).hasMessageContaining(Secret.class.getName() + " is in both watches and "
+                .getStartupFailure()).hasMessageContaining("has " + Secret.class.getName() + " in both watches and "
                         + "watchesMetadata; keep it in one (watchesMetadata caches only its metadata, watches whole objects)"));
         runner().withUserConfiguration(OwnedAndWatchedAsMetadataConfiguration.class).run(context -> assertThat(context
-                .getStartupFailure()).hasMessageContaining("is in both owns and watchesMetadata"));
+                .getStartupFailure()).hasMessageContaining("in both owns and watchesMetadata"));
     }
 
     @Test
@@ -383,6 +453,17 @@ class OperatorAutoConfigurationTest {
         });
         runner().withPropertyValues("operator.leader-election.enabled=false").run(context -> assertThat(context)
                 .hasNotFailed().doesNotHaveBean(LeaderElector.class).doesNotHaveBean(LeaseSettings.class));
+    }
+
+    @Test
+    void outsideAClusterTheLeaseGoesToTheKubeconfigContextsNamespaceElseDefaultWithoutAnyProperty() {
+        // as client-go's clientcmd: the context's namespace, else "default"; never the pod's
+        // service-account namespace file, which does not exist outside a cluster
+        runner().run(context -> assertThat(context.getBean(LeaseSettings.class).namespace()).isEqualTo("apps"));
+        runner().withPropertyValues("operator.client.kubeconfig=" + Kubeconfigs.noNamespace(folder))
+                .run(context -> assertThat(context.getBean(LeaseSettings.class).namespace()).isEqualTo("default"));
+        runner().withPropertyValues("operator.client.namespace=team-a")
+                .run(context -> assertThat(context.getBean(LeaseSettings.class).namespace()).isEqualTo("team-a"));
     }
 
     @Test
@@ -635,6 +716,36 @@ class OperatorAutoConfigurationTest {
         @Reconciler(namespaces = "${watched}", labelSelector = "app = web")
         ReconcileHandler<ConfigMap> configMapReconciler() {
             return request -> ReconcileResult.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ComponentScan(basePackageClasses = ScannedConfigMapReconciler.class)
+    static class ScanningConfiguration {
+    }
+
+    /** The application's package is that of the scanned reconcilers, but nothing scans it. */
+    @Configuration(proxyBeanMethods = false)
+    @AutoConfigurationPackage(basePackageClasses = ScannedConfigMapReconciler.class)
+    static class PackageWithoutScanningConfiguration {
+    }
+
+    /** Carries {@code @Reconciler} and names its resource, but has no reconcile method. */
+    @Reconciler(resource = Widget.class)
+    static class NotAHandler {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @Import(NotAHandler.class)
+    static class NotAHandlerConfiguration {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class NotAHandlerMethodConfiguration {
+        @Bean
+        @Reconciler(resource = ConfigMap.class)
+        String settings() {
+            return "not a handler";
         }
     }
 

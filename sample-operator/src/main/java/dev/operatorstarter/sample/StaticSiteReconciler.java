@@ -27,7 +27,6 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.stereotype.Component;
 
 /**
  * Brings each {@link StaticSite} to life: applies its ConfigMap, Deployment and Service (server-side
@@ -39,7 +38,6 @@ import org.springframework.stereotype.Component;
  * <p>Every step is idempotent, so a reconcile may run any number of times: the applies change
  * nothing when nothing changed, and status and Events are written only on a change.
  */
-@Component
 @Reconciler(owns = {ConfigMap.class, Deployment.class, Service.class}, finalizer = StaticSiteReconciler.FINALIZER,
         generationChanged = true)
 public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Cleaner<StaticSite> {

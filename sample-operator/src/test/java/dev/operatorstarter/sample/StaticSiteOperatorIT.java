@@ -40,8 +40,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * the CRD's schema rejects bad sites. The local API server runs no kubelet, so the Deployment's
  * rollout is played by writing its status as the deployment controller would.
  */
-@SpringBootTest(classes = SampleOperatorApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "operator.leader-election.lease-namespace=default")
+@SpringBootTest(classes = SampleOperatorApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @KubernetesTest(crds = Examples.CRD)
 @DirtiesContext // stops this operator before other test classes run operators of their own
 class StaticSiteOperatorIT {

@@ -14,14 +14,12 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.springframework.stereotype.Component;
 
 /**
  * Keeps one ConfigMap per ${kind}, holding its message, and reports it in the status. It owns
  * the ConfigMap: editing or deleting it reconciles the ${kind} again, and deleting the ${kind}
  * deletes it.
  */
-@Component
 @Reconciler(owns = ConfigMap.class)
 public class ${kind}Reconciler implements ReconcileHandler<${kind}> {
 

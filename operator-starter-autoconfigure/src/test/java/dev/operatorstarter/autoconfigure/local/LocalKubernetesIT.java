@@ -33,8 +33,7 @@ class LocalKubernetesIT {
         KubernetesCluster cluster = KubernetesClusters.shared();
         try (ConfigurableApplicationContext context = SpringApplication.from(LocalKubernetesIT::applicationMain)
                 .with(LocalKubernetes.class)
-                .run("--spring.main.web-application-type=none", "--spring.application.name=local-widgets",
-                        "--operator.leader-election.lease-namespace=default")
+                .run("--spring.main.web-application-type=none", "--spring.application.name=local-widgets")
                 .getApplicationContext()) {
             assertThat(context.getBean(KubernetesConnectionDetails.class).clientConfig().server())
                     .isEqualTo(cluster.connection().server());

@@ -47,6 +47,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.BeanCreationException;
@@ -425,6 +426,7 @@ class OperatorAutoConfigurationTest {
     }
 
     @Test
+    @Tag("java21") // run on a Java 21+ JVM by the build when it finds one (docs/testing.md)
     void workersRunOnVirtualThreadsWhenSpringAsksForThemOnJava21() {
         assumeThat(Runtime.version().feature()).as("virtual threads need Java 21").isGreaterThanOrEqualTo(21);
         runner().withPropertyValues("spring.threads.virtual.enabled=true", "operator.leader-election.enabled=false")

@@ -63,7 +63,8 @@ class MetricsWithoutMicrometerTest {
 
     /**
      * Loads {@code dev.operatorstarter} classes itself (from the runtime's and these tests' class
-     * directories), refuses {@code io.micrometer}, and leaves everything else to the test's loader.
+     * directories), refuses {@code io.micrometer} but its observation API, and leaves everything
+     * else to the test's loader.
      */
     private static final class WithoutMicrometer extends URLClassLoader {
 
@@ -81,7 +82,10 @@ class MetricsWithoutMicrometerTest {
 
         @Override
         protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (name.startsWith("io.micrometer.")) {
+            // micrometer-observation (and micrometer-commons under it) is not optional: Spring's
+            // WebClient needs it, so it is wherever the runtime is; micrometer-core is optional
+            if (name.startsWith("io.micrometer.") && !name.startsWith("io.micrometer.observation.")
+                    && !name.startsWith("io.micrometer.common.")) {
                 throw new ClassNotFoundException(name + " is hidden by this test");
             }
             if (!name.startsWith("dev.operatorstarter.")) {

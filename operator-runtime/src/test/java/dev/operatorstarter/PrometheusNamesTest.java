@@ -14,6 +14,10 @@ import dev.operatorstarter.workqueue.WorkQueueMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -102,5 +106,47 @@ class PrometheusNamesTest {
                 "workqueue_retries_total{controller=\"quiet\",name=\"quiet\"} 0.0",
                 "workqueue_adds_total{controller=\"quiet\",name=\"quiet\"} 0.0");
         queue.shutDown();
+    }
+
+    /**
+     * controller-runtime's dashboards and alerts take quantiles with {@code histogram_quantile}
+     * over {@code _bucket} series; ours have them, at controller-runtime's boundaries.
+     */
+    @Test
+    void durationsArePublishedAsHistogramsWithControllerRuntimesBuckets() throws InterruptedException {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        RateLimitingQueue<String> queue = WorkQueue.<String>builder().name("gadgets")
+                .metrics(WorkQueueMetrics.micrometer(registry)).build();
+        queue.add("a");
+        queue.done(queue.get().orElseThrow());
+        ControllerMetrics.micrometer(registry).reconciled("gadgets", "success", Duration.ofMillis(120));
+
+        String scrape = registry.scrape();
+
+        List<Double> workQueueBuckets = List.of(1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0, 1000.0);
+        assertThat(bucketBounds(scrape, "workqueue_queue_duration_seconds")).containsExactlyElementsOf(workQueueBuckets);
+        assertThat(bucketBounds(scrape, "workqueue_work_duration_seconds")).containsExactlyElementsOf(workQueueBuckets);
+        assertThat(bucketBounds(scrape, "controller_runtime_reconcile_time_seconds")).containsExactly(0.005, 0.01, 0.025,
+                0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5,
+                3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0);
+        assertThat(scrape).contains("# TYPE controller_runtime_reconcile_time_seconds histogram",
+                "# TYPE workqueue_queue_duration_seconds histogram", "# TYPE workqueue_work_duration_seconds histogram",
+                "controller_runtime_reconcile_time_seconds_bucket{controller=\"gadgets\",le=\"+Inf\"} 1");
+        // cumulative: the 120 ms reconcile is below 0.15 s and not below 0.1 s
+        assertThat(scrape).contains("controller_runtime_reconcile_time_seconds_bucket{controller=\"gadgets\",le=\"0.1\"} 0",
+                "controller_runtime_reconcile_time_seconds_bucket{controller=\"gadgets\",le=\"0.15\"} 1");
+        queue.shutDown();
+    }
+
+    /** The finite {@code le} values of {@code histogram}'s bucket series, in the order scraped. */
+    static List<Double> bucketBounds(String scrape, String histogram) {
+        Matcher le = Pattern.compile("^" + histogram + "_bucket\\{[^}]*le=\"([^\"]+)\"", Pattern.MULTILINE).matcher(scrape);
+        List<Double> bounds = new ArrayList<>();
+        while (le.find()) {
+            if (!le.group(1).equals("+Inf")) {
+                bounds.add(Double.parseDouble(le.group(1)));
+            }
+        }
+        return bounds;
     }
 }

@@ -5,6 +5,7 @@ import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.time.TimeSource;
 import dev.operatorstarter.workqueue.RateLimiter;
 import dev.operatorstarter.workqueue.WorkQueueMetrics;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
@@ -24,12 +25,15 @@ import org.jspecify.annotations.Nullable;
  * @param timeSource every time the controller and its work queue judge; default {@link TimeSource#system()}
  * @param metrics controller metrics; default none
  * @param queueMetrics work-queue metrics; default none
+ * @param observationRegistry where each reconcile is observed as {@code operator.reconcile}
+ *     (keys: {@code controller}, {@code result}; high cardinality {@code namespace}, {@code name});
+ *     default {@link ObservationRegistry#NOOP}, with which a reconcile makes no observation
  * @param threadFactory makes the workers; default daemon platform threads (pass a virtual-thread
  *     factory on Java 21+)
  */
 public record ControllerOptions(String name, int workers, RateLimiter<ReconcileRequest> rateLimiter, Duration reconcileTimeout,
         Duration cacheSyncTimeout, Duration readYourWritesTimeout, TimeSource timeSource, ControllerMetrics metrics,
-        WorkQueueMetrics queueMetrics, ThreadFactory threadFactory) {
+        WorkQueueMetrics queueMetrics, ObservationRegistry observationRegistry, ThreadFactory threadFactory) {
 
     public ControllerOptions {
         if (name == null || name.isBlank()) {
@@ -45,6 +49,7 @@ public record ControllerOptions(String name, int workers, RateLimiter<ReconcileR
         Objects.requireNonNull(timeSource, "timeSource");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(queueMetrics, "queueMetrics");
+        Objects.requireNonNull(observationRegistry, "observationRegistry");
         Objects.requireNonNull(threadFactory, "threadFactory");
     }
 
@@ -63,6 +68,7 @@ public record ControllerOptions(String name, int workers, RateLimiter<ReconcileR
         private TimeSource timeSource = TimeSource.system();
         private ControllerMetrics metrics = ControllerMetrics.NONE;
         private WorkQueueMetrics queueMetrics = WorkQueueMetrics.NONE;
+        private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
         private @Nullable ThreadFactory threadFactory;
 
         private Builder(String name) {
@@ -109,6 +115,11 @@ public record ControllerOptions(String name, int workers, RateLimiter<ReconcileR
             return this;
         }
 
+        public Builder observationRegistry(ObservationRegistry observationRegistry) {
+            this.observationRegistry = observationRegistry;
+            return this;
+        }
+
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = threadFactory;
             return this;
@@ -118,7 +129,7 @@ public record ControllerOptions(String name, int workers, RateLimiter<ReconcileR
             ThreadFactory threads = threadFactory != null ? threadFactory : DaemonThreads.unnamed();
             return new ControllerOptions(name, workers, rateLimiter != null ? rateLimiter
                     : RateLimiter.defaultController(timeSource), reconcileTimeout, cacheSyncTimeout, readYourWritesTimeout,
-                    timeSource, metrics, queueMetrics, threads);
+                    timeSource, metrics, queueMetrics, observationRegistry, threads);
         }
     }
 }

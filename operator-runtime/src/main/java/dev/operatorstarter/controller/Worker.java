@@ -1,6 +1,8 @@
 package dev.operatorstarter.controller;
 
 import dev.operatorstarter.workqueue.RateLimitingQueue;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -109,7 +111,10 @@ final class Worker implements Runnable {
         @Nullable ReconcileResult result = null;
         @Nullable Throwable thrown = null;
         ReconcileTimeout timeout = ReconcileTimeout.arm(run.timeouts(), options.reconcileTimeout());
-        try {
+        ObservationRegistry observations = options.observationRegistry();
+        @Nullable Observation observation = observations.isNoop() ? null
+                : ReconcileObservation.start(observations, name, request);
+        try (Observation.Scope scope = observation == null ? null : observation.openScope()) {
             result = controller.handler().reconcile(request);
         } catch (Throwable e) {
             thrown = e;
@@ -123,6 +128,9 @@ final class Worker implements Runnable {
         try {
             apply(action, request, thrown);
         } finally {
+            if (observation != null) {
+                ReconcileObservation.stop(observation, action.result(), thrown);
+            }
             metrics.reconciled(name, action.result(), options.timeSource().since(started));
             metrics.activeWorkers(name, controller.activeWorkers(-1));
             MDC.remove("controller");

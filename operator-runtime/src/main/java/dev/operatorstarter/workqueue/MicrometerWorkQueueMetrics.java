@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -15,13 +16,35 @@ import java.util.concurrent.TimeUnit;
  * with labels {@code name} and {@code controller} (both the queue's name, as controller-runtime
  * sets them). Needs {@code micrometer-core} (optional).
  *
+ * <p>The two durations are histograms with controller-runtime's buckets ({@link #BUCKETS}: 10 ns
+ * to 1000 s, ten times apart), so {@code histogram_quantile} over their {@code _bucket} series
+ * works as on a controller-runtime operator. A {@code MeterFilter} may replace or remove them
+ * (Spring Boot's {@code management.metrics.distribution.slo.workqueue} replaces them).
+ *
  * <p>Every meter of a queue is registered when the queue is bound and its series exist from then
  * on, at zero (as controller-runtime's do); the queue then records straight into them. The gauges
  * are read from the queue when scraped, never updated by it.
  */
 final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 
+    /**
+     * controller-runtime's boundaries for {@code workqueue_queue_duration_seconds} and
+     * {@code workqueue_work_duration_seconds}: twelve, from 10 ns, each ten times the one before
+     * (Prometheus' {@code ExponentialBuckets(10e-9, 10, 12)}).
+     */
+    static final Duration[] BUCKETS = buckets();
+
     private final MeterRegistry registry;
+
+    private static Duration[] buckets() {
+        Duration[] buckets = new Duration[12];
+        long nanos = 10;
+        for (int i = 0; i < buckets.length; i++) {
+            buckets[i] = Duration.ofNanos(nanos);
+            nanos *= 10;
+        }
+        return buckets;
+    }
 
     MicrometerWorkQueueMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -78,8 +101,8 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
                 Counter.builder("workqueue.retries").description("Total number of retries handled by the work queue.")
                         .tags(tags).register(registry),
                 Timer.builder("workqueue.queue.duration").description("How long an item stays in the queue before it is taken.")
-                        .tags(tags).register(registry),
+                        .tags(tags).serviceLevelObjectives(BUCKETS).register(registry),
                 Timer.builder("workqueue.work.duration").description("How long processing an item takes.")
-                        .tags(tags).register(registry));
+                        .tags(tags).serviceLevelObjectives(BUCKETS).register(registry));
     }
 }

@@ -211,6 +211,45 @@ class ChartTest {
     }
 
     @Test
+    void theDashboardShowsP50AndP99FromTheBucketsOfControllerRuntimesHistograms() throws Exception {
+        List<Dashboard.Query> queries = Dashboard.shipped().queries();
+        for (String histogram : List.of("controller_runtime_reconcile_time_seconds", "workqueue_queue_duration_seconds",
+                "workqueue_work_duration_seconds")) {
+            for (String quantile : List.of("0.5", "0.99")) {
+                assertThat(queries).as("a %s quantile of %s", quantile, histogram).anySatisfy(query -> assertThat(
+                        query.expr()).startsWith("histogram_quantile(" + quantile + ", sum by (le, controller) (rate("
+                                + histogram + "_bucket{"));
+            }
+        }
+        List<Dashboard.Query> quantiles = queries.stream().filter(query -> query.expr().contains("histogram_quantile"))
+                .toList();
+        assertThat(quantiles).hasSize(6).allSatisfy(query -> {
+            assertThat(query.expr()).as(query.panel()).containsPattern("sum by \\((le, |[a-z, ]*, le)")
+                    .containsPattern("rate\\([a-z_]+_bucket\\{");
+        });
+    }
+
+    @Test
+    void everyDashboardPanelIsWellFormed() throws Exception {
+        Dashboard dashboard = Dashboard.shipped();
+        assertThat(dashboard.json().path("uid").asString()).isEqualTo("sample-operator");
+        assertThat(dashboard.panels()).extracting(panel -> panel.path("id").asInt()).doesNotHaveDuplicates();
+        assertThat(dashboard.panels()).allSatisfy(panel -> {
+            String title = panel.path("title").asString();
+            JsonNode grid = panel.path("gridPos");
+            assertThat(grid.path("x").asInt() + grid.path("w").asInt()).as("%s fits the 24 columns", title)
+                    .isLessThanOrEqualTo(24);
+            assertThat(grid.path("h").asInt()).as("%s has a height", title).isPositive();
+            if (!panel.path("type").asString().equals("row")) {
+                assertThat(panel.path("targets")).as("%s has queries", title).isNotEmpty();
+                assertThat(panel.path("targets").findValuesAsString("refId")).as("%s refIds", title).doesNotHaveDuplicates();
+                assertThat(panel.path("targets")).allSatisfy(target -> assertThat(target.at("/datasource/uid").asString())
+                        .as("%s queries the chosen data source", title).isEqualTo("${datasource}"));
+            }
+        });
+    }
+
+    @Test
     void theValuesSchemaRejectsAMisspeltValue() {
         assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("replicaCont", 2)))
                 .hasMessageContaining("replicaCont");

@@ -27,6 +27,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -181,6 +183,28 @@ class StaticSiteOperatorIT {
         assertThat(scrape).contains("workqueue_depth{controller=\"staticsite\",name=\"staticsite\"}",
                 "informer_store_size{name=\"staticsites.sample.operatorstarter.dev\"}",
                 "leader_election_master_status{name=\"sample-operator-leader\"} 1");
+        assertThat(scrape).contains(
+                "controller_runtime_reconcile_time_seconds_bucket{controller=\"staticsite\",le=\"0.005\"}",
+                "workqueue_queue_duration_seconds_bucket{controller=\"staticsite\",name=\"staticsite\",le=\"1.0E-8\"}",
+                "workqueue_work_duration_seconds_bucket{controller=\"staticsite\",name=\"staticsite\",le=\"1000.0\"}");
+        // Boot's ObservationRegistry gets the reconcile and client observations, and times them
+        assertThat(scrape).contains("operator_reconcile_seconds_count{controller=\"staticsite\",error=\"none\","
+                + "result=\"success\"}", "http_client_requests_seconds_count{");
+    }
+
+    @Test
+    void everySeriesTheShippedDashboardQueriesIsInTheScrape(TestNamespace namespace) throws Exception {
+        sites(namespace).create(StaticSite.of("charted", 1, HELLO));
+        awaitStatus(namespace, "charted", s -> s.observedGeneration() != null);
+        Set<String> series = Dashboard.shipped().series();
+        assertThat(series).contains("controller_runtime_reconcile_time_seconds_bucket", "workqueue_queue_duration_seconds_bucket",
+                "workqueue_work_duration_seconds_bucket");
+
+        String scrape = await().atMost(WAIT).until(() -> get("/actuator/prometheus").body(),
+                body -> body.contains("controller_runtime_reconcile_time_seconds_bucket{controller=\"staticsite\""));
+        Set<String> scraped = scrape.lines().filter(line -> !line.startsWith("#") && !line.isBlank())
+                .map(line -> line.split("[{ ]", 2)[0]).collect(Collectors.toSet());
+        assertThat(series).allSatisfy(name -> assertThat(scraped).as("the scrape has %s", name).contains(name));
     }
 
     private void assertOwnedAndApplied(io.fabric8.kubernetes.api.model.ObjectMeta metadata, StaticSite owner) {

@@ -2,6 +2,7 @@ package dev.operatorstarter.client.rest;
 
 import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.time.TimeSource;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,10 @@ import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
  * @param interceptors filters around every HTTP attempt, innermost last (client-go's
  *     {@code WrapTransport}): they see the request with its credentials and the raw response
  * @param metrics receives one call per attempt; default {@link RequestMetrics#NONE}
+ * @param observationRegistry where each HTTP attempt is observed as {@code http.client.requests}
+ *     (Spring WebClient's observation, with Kubernetes-aware keys: see
+ *     {@link KubernetesRequestObservationConvention}), a child of the observation current when the
+ *     request was made (a reconcile's); default {@link ObservationRegistry#NOOP}: nothing is observed
  * @param timeSource the client's time: monotonic for the rate limiter's tokens, the token file's
  *     refresh, an exec plugin's deadline, request durations, discovery's refresh interval and
  *     the connections to evict after a certificate rotation; wall for an exec credential's
@@ -44,7 +49,7 @@ import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 public record ClientOptions(String userAgent, Duration connectTimeout, Duration requestTimeout,
         @Nullable RateLimit rateLimit, int maxRetries, Duration retryBackoff, Duration maxRetryDelay,
         Duration tokenFileRefresh, Duration idleConnectionTimeout, List<ExchangeFilterFunction> interceptors,
-        RequestMetrics metrics, TimeSource timeSource) {
+        RequestMetrics metrics, ObservationRegistry observationRegistry, TimeSource timeSource) {
 
     public ClientOptions {
         Objects.requireNonNull(userAgent, "userAgent");
@@ -63,6 +68,7 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         }
         interceptors = List.copyOf(interceptors);
         Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(observationRegistry, "observationRegistry");
         Objects.requireNonNull(timeSource, "timeSource");
     }
 
@@ -89,6 +95,7 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         builder.idleConnectionTimeout = idleConnectionTimeout;
         builder.interceptors.addAll(interceptors);
         builder.metrics = metrics;
+        builder.observationRegistry = observationRegistry;
         builder.timeSource = timeSource;
         return builder;
     }
@@ -107,6 +114,7 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         private Duration idleConnectionTimeout = Duration.ofSeconds(60);
         private final List<ExchangeFilterFunction> interceptors = new ArrayList<>();
         private RequestMetrics metrics = RequestMetrics.NONE;
+        private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
         private TimeSource timeSource = TimeSource.system();
 
         private Builder() {
@@ -168,6 +176,11 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
             return this;
         }
 
+        public Builder observationRegistry(ObservationRegistry observationRegistry) {
+            this.observationRegistry = observationRegistry;
+            return this;
+        }
+
         public Builder timeSource(TimeSource timeSource) {
             this.timeSource = timeSource;
             return this;
@@ -175,7 +188,8 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
 
         public ClientOptions build() {
             return new ClientOptions(userAgent, connectTimeout, requestTimeout, rateLimit, maxRetries, retryBackoff,
-                    maxRetryDelay, tokenFileRefresh, idleConnectionTimeout, interceptors, metrics, timeSource);
+                    maxRetryDelay, tokenFileRefresh, idleConnectionTimeout, interceptors, metrics, observationRegistry,
+                    timeSource);
         }
     }
 }

@@ -47,6 +47,8 @@ import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.ExchangeStrategies;
 import org.springframework.web.reactive.function.client.WebClient;
+import io.micrometer.observation.Observation;
+import reactor.util.context.Context;
 import org.springframework.web.reactive.function.client.WebClientRequestException;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -76,6 +78,13 @@ final class HttpTransport implements AutoCloseable {
      * the caller would see a failure for a write that succeeded (client-go retries only GET too).
      */
     private static final Set<HttpMethod> IDEMPOTENT = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS);
+
+    /**
+     * Where WebClient looks for the parent of its observation in the subscriber's context:
+     * {@code ObservationThreadLocalAccessor.KEY}, written out because that class needs the
+     * context-propagation library, which this client does not require.
+     */
+    private static final String PARENT_OBSERVATION = "micrometer.observation";
 
     private final ClientConfig config;
     private final ClientOptions options;
@@ -166,6 +175,10 @@ final class HttpTransport implements AutoCloseable {
                 .filter(credentials(authenticator));
         options.interceptors().forEach(builder::filter);
         builder.filter(metrics(options.metrics(), hostOf(config.server()), options.timeSource()));
+        if (!options.observationRegistry().isNoop()) {
+            builder.observationRegistry(options.observationRegistry())
+                    .observationConvention(new KubernetesRequestObservationConvention());
+        }
         this.webClient = builder.build();
     }
 
@@ -177,29 +190,49 @@ final class HttpTransport implements AutoCloseable {
         return options;
     }
 
+    /** Whether requests are observed (and so need their {@link Route}). */
+    boolean observed() {
+        return !options.observationRegistry().isNoop();
+    }
+
+    /**
+     * Makes the observation current on the calling thread (a reconcile's) the parent of the
+     * request's observations: WebClient looks for it in the subscriber's context, which a
+     * blocking caller's thread-local scope does not reach by itself.
+     */
+    private <T> Mono<T> underCurrentObservation(Mono<T> request) {
+        Observation parent = observed() ? options.observationRegistry().getCurrentObservation() : null;
+        return parent == null ? request : request.contextWrite(Context.of(PARENT_OBSERVATION, parent));
+    }
+
+    private <T> Flux<T> underCurrentObservation(Flux<T> request) {
+        Observation parent = observed() ? options.observationRegistry().getCurrentObservation() : null;
+        return parent == null ? request : request.contextWrite(Context.of(PARENT_OBSERVATION, parent));
+    }
+
     /** One request whose successful response is handled by {@code body}; retried per the options. */
     <T> Mono<T> execute(RequestSpec spec, Function<ClientResponse, Mono<T>> body) {
         if (spec.deadline() != null) {
-            return Mono.defer(() -> prepare(spec).exchangeToMono(response -> response.statusCode()
+            return underCurrentObservation(Mono.defer(() -> prepare(spec).exchangeToMono(response -> response.statusCode()
                             .is2xxSuccessful() ? body.apply(response) : error(response, spec)))
                     .timeout(spec.deadline())
-                    .onErrorMap(e -> translate(e, spec));
+                    .onErrorMap(e -> translate(e, spec)));
         }
         Mono<T> attempt = Mono.defer(() -> prepare(spec).exchangeToMono(response -> response.statusCode()
                         .is2xxSuccessful() ? body.apply(response) : error(response, spec)))
                 .timeout(options.requestTimeout()); // one attempt, not counting the wait for a token
-        return throttle().then(attempt)
+        return underCurrentObservation(throttle().then(attempt)
                 .onErrorMap(e -> translate(e, spec))
-                .retryWhen(retries(spec, false));
+                .retryWhen(retries(spec, false)));
     }
 
     /** A streaming request (a watch): no request timeout, and retries only before the first byte. */
     <T> Flux<T> stream(RequestSpec spec, Function<ClientResponse, Flux<T>> body) {
         Flux<T> attempt = Flux.defer(() -> prepare(spec).exchangeToFlux(response -> response.statusCode()
                 .is2xxSuccessful() ? body.apply(response) : HttpTransport.<T>error(response, spec).flux()));
-        return throttle().thenMany(attempt)
+        return underCurrentObservation(throttle().thenMany(attempt)
                 .onErrorMap(e -> translate(e, spec))
-                .retryWhen(retries(spec, true));
+                .retryWhen(retries(spec, true)));
     }
 
     /**
@@ -219,6 +252,9 @@ final class HttpTransport implements AutoCloseable {
     private WebClient.RequestHeadersSpec<?> prepare(RequestSpec spec) {
         WebClient.RequestBodySpec request = webClient.method(spec.method()).uri(spec.uri())
                 .header(HttpHeaders.ACCEPT, spec.accept());
+        if (spec.route() != null) {
+            request.attribute(KubernetesRequestObservationConvention.ROUTE, spec.route());
+        }
         if (spec.body() != null) {
             request.header(HttpHeaders.CONTENT_TYPE, spec.contentType());
             return request.bodyValue(spec.body());
@@ -500,10 +536,23 @@ final class HttpTransport implements AutoCloseable {
      *     retried and does not wait for a rate-limiter token (see {@link Request#deadline})
      */
     record RequestSpec(HttpMethod method, URI uri, String accept, @Nullable Object body, String contentType,
-            @Nullable Duration deadline) {
+            @Nullable Duration deadline, @Nullable Route route) {
 
         String describe() {
             return method.name() + " " + uri;
         }
+    }
+
+    /**
+     * What a request does in Kubernetes terms, for its observation; made only when requests are
+     * observed.
+     *
+     * @param uriTemplate the path with {@code {namespace}} and {@code {name}} in place of the
+     *     namespace and name, without the server's base path
+     * @param resource resource[.group][/subresource]; empty for a path of its own
+     * @param verb Kubernetes' verb (get, list, watch, create, update, patch, delete,
+     *     deletecollection), or the method in lower case for a path of its own
+     */
+    record Route(String uriTemplate, String resource, String verb) {
     }
 }

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -243,7 +244,45 @@ public final class Request {
         } else if (body != null) {
             payload = Json.MAPPER.writeValueAsBytes(body);
         }
-        return new HttpTransport.RequestSpec(method, uri(), accept, payload, contentType, deadline);
+        return new HttpTransport.RequestSpec(method, uri(), accept, payload, contentType, deadline,
+                transport.observed() ? route() : null);
+    }
+
+    /** What this request does in Kubernetes terms, for its observation. */
+    private HttpTransport.Route route() {
+        String verb = method.name().toLowerCase(Locale.ROOT);
+        if (absolutePath != null) {
+            return new HttpTransport.Route(absolutePath, "", verb);
+        }
+        StringBuilder template = new StringBuilder(group == null || group.isEmpty() ? "/api/" + version
+                : "/apis/" + group + "/" + version);
+        if (namespace != null) {
+            template.append("/namespaces/{namespace}");
+        }
+        StringBuilder what = new StringBuilder();
+        if (resource != null) {
+            template.append('/').append(resource);
+            what.append(resource);
+            if (group != null && !group.isEmpty()) {
+                what.append('.').append(group);
+            }
+        }
+        if (name != null) {
+            template.append("/{name}");
+        }
+        for (String subresource : subresources) {
+            template.append('/').append(subresource);
+            what.append('/').append(subresource);
+        }
+        boolean watch = query.stream().anyMatch(p -> p.getKey().equals("watch") && p.getValue().equals("true"));
+        String kubernetesVerb = switch (verb) {
+            case "get" -> watch ? "watch" : name == null ? "list" : "get";
+            case "post" -> "create";
+            case "put" -> "update";
+            case "delete" -> name == null ? "deletecollection" : "delete";
+            default -> verb;
+        };
+        return new HttpTransport.Route(template.toString(), what.toString(), kubernetesVerb);
     }
 
     private static Mono<byte[]> readBytes(ClientResponse response) {

@@ -7,6 +7,7 @@ import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.rest.ClientOptions;
 import dev.operatorstarter.client.rest.RateLimit;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -40,11 +41,13 @@ public final class OperatorClientAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     KubernetesClient kubernetesClient(ClientConfig config, OperatorProperties properties,
-            ObjectProvider<OperatorMetrics> metrics, ObjectProvider<KubernetesClientCustomizer> customizers) {
+            ObjectProvider<OperatorMetrics> metrics, ObjectProvider<ObservationRegistry> observations,
+            ObjectProvider<KubernetesClientCustomizer> customizers) {
         OperatorProperties.Client client = properties.client();
         ClientOptions.Builder options = ClientOptions.builder().connectTimeout(client.connectTimeout())
                 .requestTimeout(client.requestTimeout()).maxRetries(client.maxRetries())
-                .metrics(OperatorMetrics.of(metrics).requests());
+                .metrics(OperatorMetrics.of(metrics).requests())
+                .observationRegistry(observations.getIfUnique(() -> ObservationRegistry.NOOP));
         if (client.qps() > 0) {
             options.rateLimit(new RateLimit(client.qps(), client.burst()));
         }

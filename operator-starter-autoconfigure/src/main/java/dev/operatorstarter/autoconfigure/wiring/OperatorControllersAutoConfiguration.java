@@ -17,6 +17,7 @@ import dev.operatorstarter.manager.Manager;
 import dev.operatorstarter.manager.ManagerOptions;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -47,10 +48,11 @@ public final class OperatorControllersAutoConfiguration {
     @Bean
     ReconcilerControllers reconcilerControllers(ConfigurableListableBeanFactory beanFactory,
             OperatorInformers informers, KubernetesClient client, OperatorProperties properties,
-            ObjectProvider<OperatorMetrics> metrics, Environment environment,
-            ObjectProvider<ControllerCustomizer> customizers) {
+            ObjectProvider<OperatorMetrics> metrics, ObjectProvider<ObservationRegistry> observations,
+            Environment environment, ObjectProvider<ControllerCustomizer> customizers) {
         return new ReconcilerControllers(beanFactory, informers, client, properties, OperatorMetrics.of(metrics),
-                workerThreads(environment), customizers.orderedStream().toList());
+                observations.getIfUnique(() -> ObservationRegistry.NOOP), workerThreads(environment),
+                customizers.orderedStream().toList());
     }
 
     /** Virtual threads when {@code spring.threads.virtual.enabled} is set on Java 21+, else daemon platform threads. */

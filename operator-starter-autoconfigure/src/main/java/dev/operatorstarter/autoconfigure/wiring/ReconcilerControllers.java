@@ -19,6 +19,7 @@ import dev.operatorstarter.controller.ReconcileHandler;
 import dev.operatorstarter.time.TimeSource;
 import dev.operatorstarter.workqueue.RateLimiter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.micrometer.observation.ObservationRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
@@ -35,18 +36,20 @@ final class ReconcilerControllers {
     private final OperatorProperties.Controllers properties;
     private final java.time.Duration cacheSyncTimeout;
     private final OperatorMetrics metrics;
+    private final ObservationRegistry observations;
     private final ThreadFactory workerThreads;
     private final List<ControllerCustomizer> customizers;
 
     ReconcilerControllers(ConfigurableListableBeanFactory beans, OperatorInformers informers, KubernetesClient client,
-            OperatorProperties properties, OperatorMetrics metrics, ThreadFactory workerThreads,
-            List<ControllerCustomizer> customizers) {
+            OperatorProperties properties, OperatorMetrics metrics, ObservationRegistry observations,
+            ThreadFactory workerThreads, List<ControllerCustomizer> customizers) {
         this.beans = beans;
         this.informers = informers;
         this.client = client;
         this.properties = properties.controllers();
         this.cacheSyncTimeout = properties.informers().cacheSyncTimeout();
         this.metrics = metrics;
+        this.observations = observations;
         this.workerThreads = workerThreads;
         this.customizers = List.copyOf(customizers);
     }
@@ -75,6 +78,7 @@ final class ReconcilerControllers {
                 .readYourWritesTimeout(properties.readYourWritesTimeout())
                 .metrics(metrics.controllers())
                 .queueMetrics(metrics.queues())
+                .observationRegistry(observations)
                 .threadFactory(workerThreads);
         customizers.forEach(customizer -> customizer.customize(name, options));
         ResourceType<T> type = ResourceType.of(resource);

@@ -52,6 +52,7 @@ import dev.operatorstarter.autoconfigure.wiring.scanned.AnnotatedTwiceSecretReco
 import dev.operatorstarter.autoconfigure.wiring.scanned.ScannedConfigMapReconciler;
 import java.util.Objects;
 import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
@@ -506,6 +507,7 @@ class OperatorAutoConfigurationTest {
     }
 
     @Test
+    @Tag("java21") // run on a Java 21+ JVM by the build when it finds one (docs/testing.md)
     void workersRunOnVirtualThreadsWhenSpringAsksForThemOnJava21() {
         assumeThat(Runtime.version().feature()).as("virtual threads need Java 21").isGreaterThanOrEqualTo(21);
         runner().withPropertyValues("spring.threads.virtual.enabled=true", "operator.leader-election.enabled=false")

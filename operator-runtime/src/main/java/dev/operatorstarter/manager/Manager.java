@@ -261,14 +261,13 @@ public final class Manager implements AutoCloseable {
     /** Asks the server about every informer's resource; records and returns those it does not serve. */
     private List<NotServed> lookUpResources() {
         List<NotServed> notServed = new ArrayList<>();
-        for (GroupVersionResource resource : informers.resources()) {
-            ResourceLookup answer = client.discovery().lookup(resource, options.discoveryTimeout());
+        for (ResourceLookup answer : client.discovery().lookup(informers.resources(), options.discoveryTimeout())) {
             if (answer instanceof NotServed no) {
                 notServed.add(no);
             } else if (answer instanceof ResourceLookup.Unanswered unanswered) {
                 // not proof of anything: let the informer try, its errors are reported as they come
                 log.warn("Could not ask the API server whether it serves {}; starting its informer anyway: {}",
-                        resource.groupResource(), unanswered.cause().getMessage());
+                        answer.resource().groupResource(), unanswered.cause().getMessage());
             }
         }
         List<NotServed> before = missing;

@@ -1,5 +1,6 @@
 package dev.operatorstarter.autoconfigure;
 
+import dev.operatorstarter.manager.ManagerOptions.OnMissingResource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -89,15 +90,7 @@ public record OperatorProperties(@DefaultValue("true") boolean enabled, @Default
             @DefaultValue("0s") Duration resyncPeriod, @DefaultValue("2m") Duration cacheSyncTimeout,
             @DefaultValue("true") boolean waitForSyncOnStartup, @DefaultValue("true") boolean stripManagedFields,
             @DefaultValue("true") boolean compactObjects, @DefaultValue Map<String, ResourceCache> resources,
-            @DefaultValue("fail") OnMissingCrd onMissingCrd) {
-    }
-
-    /** What start-up does about a CRD the API server does not serve. */
-    public enum OnMissingCrd {
-        /** Fail start-up at once, naming the CRD. */
-        FAIL,
-        /** Wait until the CRD is served; readiness names it meanwhile. */
-        WAIT
+            @DefaultValue("fail") OnMissingResource onMissingCrd) {
     }
 
     /**

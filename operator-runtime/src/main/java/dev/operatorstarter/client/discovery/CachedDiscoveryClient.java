@@ -7,8 +7,12 @@ import dev.operatorstarter.client.rest.RestClient;
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -71,38 +75,41 @@ final class CachedDiscoveryClient implements DiscoveryClient {
     }
 
     @Override
-    public ResourceLookup lookup(GroupVersionResource resource, Duration deadline) {
-        String path = resource.group().isEmpty() ? "/api/" + resource.version()
-                : "/apis/" + resource.group() + "/" + resource.version();
-        JsonNode list;
-        try {
-            list = rest.get().path(path).deadline(deadline).execute(JsonNode.class);
-        } catch (RuntimeException e) {
+    public List<ResourceLookup> lookup(Collection<GroupVersionResource> resources, Duration deadline) {
+        // one request per group version, whatever the number of its resources asked about
+        Map<String, List<ApiResource>> served = new HashMap<>();
+        Map<String, RuntimeException> failed = new HashMap<>();
+        List<ResourceLookup> answers = new ArrayList<>();
+        for (GroupVersionResource resource : resources) {
+            String path = path(resource.group(), resource.version());
+            if (!served.containsKey(path) && !failed.containsKey(path)) {
+                try {
+                    JsonNode list = rest.get().path(path).deadline(deadline).execute(JsonNode.class);
+                    if (list == null) {
+                        throw new KubernetesClientException("GET " + path + " returned an empty body");
+                    }
+                    served.put(path, resourceList(resource.group(), resource.version(), list));
+                } catch (RuntimeException e) {
+                    failed.put(path, e);
+                }
+            }
+            answers.add(answer(resource, served.get(path), failed.get(path)));
+        }
+        return answers;
+    }
+
+    private static ResourceLookup answer(GroupVersionResource resource, @Nullable List<ApiResource> served,
+            @Nullable RuntimeException failure) {
+        if (served == null) {
             // Only the server's own 404 for the group version is an answer; a 503 of an aggregated
             // API, a refusal, a timeout say nothing about whether the resource exists.
-            return ApiErrors.isNotFound(e) ? new ResourceLookup.NotServed(resource, false)
-                    : new ResourceLookup.Unanswered(resource, e);
+            RuntimeException cause = Objects.requireNonNull(failure);
+            return ApiErrors.isNotFound(cause) ? new ResourceLookup.NotServed(resource, false)
+                    : new ResourceLookup.Unanswered(resource, cause);
         }
-        if (list == null) {
-            return new ResourceLookup.Unanswered(resource,
-                    new KubernetesClientException("GET " + path + " returned an empty body"));
-        }
-        JsonNode found = null;
-        List<String> subresources = new ArrayList<>();
-        for (JsonNode entry : list.path("resources")) {
-            String name = entry.path("name").asString();
-            if (name.equals(resource.resource())) {
-                found = entry;
-            } else if (name.startsWith(resource.resource() + "/")) {
-                subresources.add(name.substring(resource.resource().length() + 1));
-            }
-        }
-        if (found == null) {
-            return new ResourceLookup.NotServed(resource, true);
-        }
-        return new ResourceLookup.Served(resource, new ApiResource(resource.group(), resource.version(),
-                resource.resource(), found.path("kind").asString(""), found.path("namespaced").asBoolean(false),
-                strings(found.path("verbs")), subresources));
+        return served.stream().filter(each -> each.resource().equals(resource.resource())).findFirst()
+                .<ResourceLookup>map(found -> new ResourceLookup.Served(resource, found))
+                .orElseGet(() -> new ResourceLookup.NotServed(resource, true));
     }
 
     @Override
@@ -195,10 +202,9 @@ final class CachedDiscoveryClient implements DiscoveryClient {
     private void readGroupVersion(String group, String version, List<String> groupVersions,
             List<ApiResource> resources) {
         String groupVersion = group.isEmpty() ? version : group + "/" + version;
-        String path = group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
         JsonNode list;
         try {
-            list = rest.get().path(path).execute(JsonNode.class);
+            list = rest.get().path(path(group, version)).execute(JsonNode.class);
         } catch (KubernetesClientException e) {
             // One group version failing (an aggregated API server down, a forbidden group) must not
             // hide all the others: skip it and report, as client-go's partial discovery does.
@@ -211,6 +217,15 @@ final class CachedDiscoveryClient implements DiscoveryClient {
             return;
         }
         groupVersions.add(groupVersion);
+        resources.addAll(resourceList(group, version, list));
+    }
+
+    private static String path(String group, String version) {
+        return group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
+    }
+
+    /** The resources of one group version's {@code APIResourceList}, each with its subresources. */
+    private static List<ApiResource> resourceList(String group, String version, JsonNode list) {
         List<ApiResource> main = new ArrayList<>();
         Set<String> subresourceNames = new LinkedHashSet<>();
         for (JsonNode resource : list.path("resources")) {
@@ -222,6 +237,7 @@ final class CachedDiscoveryClient implements DiscoveryClient {
             main.add(new ApiResource(group, version, name, resource.path("kind").asString(""),
                     resource.path("namespaced").asBoolean(false), strings(resource.path("verbs")), List.of()));
         }
+        List<ApiResource> resources = new ArrayList<>();
         for (ApiResource resource : main) {
             List<String> subresources = new ArrayList<>();
             for (String sub : subresourceNames) {
@@ -232,6 +248,7 @@ final class CachedDiscoveryClient implements DiscoveryClient {
             resources.add(new ApiResource(resource.group(), resource.version(), resource.resource(), resource.kind(),
                     resource.namespaced(), resource.verbs(), subresources));
         }
+        return resources;
     }
 
     private static List<String> strings(JsonNode array) {

@@ -3,6 +3,7 @@ package dev.operatorstarter.client.discovery;
 import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.rest.RestClient;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -42,14 +43,16 @@ public interface DiscoveryClient {
     Optional<ApiResource> findKind(String apiVersion, String kind);
 
     /**
-     * Asks the server now, bypassing the cache, whether it serves {@code resource}: one request for
-     * the resource's group version ({@code /apis/<group>/<version>}, {@code /api/v1}), a single
+     * Asks the server now, bypassing the cache, whether it serves each of {@code resources}: one
+     * request per group version ({@code /apis/<group>/<version>}, {@code /api/v1}), each a single
      * attempt that must answer within {@code deadline} (no retries, no rate-limiter wait).
      * A 404 or a list without the resource is {@link ResourceLookup.NotServed}; any other failure,
      * and no answer in time, is {@link ResourceLookup.Unanswered}, never "not served". For checks
      * before informers start, where the first failure should be conclusive rather than retried.
+     *
+     * @return one answer per resource, in their order
      */
-    ResourceLookup lookup(GroupVersionResource resource, Duration deadline);
+    List<ResourceLookup> lookup(Collection<GroupVersionResource> resources, Duration deadline);
 
     /** Forgets the cached groups and resources; the next lookup asks the server. */
     void invalidate();

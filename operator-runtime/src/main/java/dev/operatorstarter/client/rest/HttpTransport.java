@@ -9,6 +9,7 @@ import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.StatusDetails;
+import io.micrometer.observation.Observation;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -47,8 +48,6 @@ import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.ExchangeStrategies;
 import org.springframework.web.reactive.function.client.WebClient;
-import io.micrometer.observation.Observation;
-import reactor.util.context.Context;
 import org.springframework.web.reactive.function.client.WebClientRequestException;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -57,6 +56,7 @@ import reactor.netty.http.client.PrematureCloseException;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
 import reactor.netty.transport.ProxyProvider;
+import reactor.util.context.Context;
 import reactor.util.retry.Retry;
 import tools.jackson.core.JacksonException;
 
@@ -201,13 +201,19 @@ final class HttpTransport implements AutoCloseable {
      * blocking caller's thread-local scope does not reach by itself.
      */
     private <T> Mono<T> underCurrentObservation(Mono<T> request) {
-        Observation parent = observed() ? options.observationRegistry().getCurrentObservation() : null;
-        return parent == null ? request : request.contextWrite(Context.of(PARENT_OBSERVATION, parent));
+        Context parent = parentObservation();
+        return parent == null ? request : request.contextWrite(parent);
     }
 
     private <T> Flux<T> underCurrentObservation(Flux<T> request) {
+        Context parent = parentObservation();
+        return parent == null ? request : request.contextWrite(parent);
+    }
+
+    /** The subscriber context that names the calling thread's current observation, or null for none. */
+    private @Nullable Context parentObservation() {
         Observation parent = observed() ? options.observationRegistry().getCurrentObservation() : null;
-        return parent == null ? request : request.contextWrite(Context.of(PARENT_OBSERVATION, parent));
+        return parent == null ? null : Context.of(PARENT_OBSERVATION, parent);
     }
 
     /** One request whose successful response is handled by {@code body}; retried per the options. */

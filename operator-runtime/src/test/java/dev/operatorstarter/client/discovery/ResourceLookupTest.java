@@ -16,6 +16,8 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link DiscoveryClient#lookup} tells "the server says it does not serve this" from "the server
+ * {@link DiscoveryClient#lookup} asks once per group version and tells "the server says it does not serve this" from "the server
  * could not be asked", against a server that plays a 503 and a hang on demand (a real one will
  * not). That a real server's answer for a missing CRD is {@code NotServed} is shown by the
  * starter's {@code OperatorLifecycleIT}.
@@ -37,6 +39,7 @@ class ResourceLookupTest {
     private HttpServer server;
     private ExecutorService threads;
     private final CountDownLatch release = new CountDownLatch(1);
+    private final List<String> requested = new CopyOnWriteArrayList<>();
     private RestClient rest;
 
     @BeforeEach
@@ -46,6 +49,7 @@ class ResourceLookupTest {
         server.setExecutor(threads);
         server.createContext("/", exchange -> {
             String path = exchange.getRequestURI().getPath();
+            requested.add(path);
             int code = 200;
             String body;
             switch (path) {
@@ -96,7 +100,23 @@ class ResourceLookupTest {
     }
 
     private ResourceLookup lookup(String group, String resource) {
-        return DiscoveryClient.create(rest).lookup(new GroupVersionResource(group, "v1", resource), DEADLINE);
+        return DiscoveryClient.create(rest).lookup(List.of(new GroupVersionResource(group, "v1", resource)), DEADLINE)
+                .get(0);
+    }
+
+    @Test
+    void resourcesOfOneGroupVersionCostOneRequestAndAreAnsweredInTheirOrder() {
+        List<ResourceLookup> answers = DiscoveryClient.create(rest).lookup(List.of(
+                new GroupVersionResource("demo.example.com", "v1", "greetings"),
+                new GroupVersionResource("down.example.com", "v1", "things"),
+                new GroupVersionResource("demo.example.com", "v1", "farewells"),
+                new GroupVersionResource("down.example.com", "v1", "others")), DEADLINE);
+
+        assertThat(answers).extracting(answer -> answer.getClass().getSimpleName())
+                .containsExactly("Served", "Unanswered", "NotServed", "Unanswered");
+        assertThat(answers).extracting(answer -> answer.resource().resource())
+                .containsExactly("greetings", "things", "farewells", "others");
+        assertThat(requested).containsExactly("/apis/demo.example.com/v1", "/apis/down.example.com/v1");
     }
 
     @Test

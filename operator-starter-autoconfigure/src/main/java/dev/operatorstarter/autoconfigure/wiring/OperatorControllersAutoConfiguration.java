@@ -83,8 +83,7 @@ public final class OperatorControllersAutoConfiguration {
         Manager.Builder manager = Manager.builder(client).informers(informers)
                 .options(ManagerOptions.builder().cacheSyncTimeout(properties.informers().cacheSyncTimeout())
                         .shutdownTimeout(properties.controllers().shutdownTimeout())
-                        .onMissingResource(properties.informers().onMissingCrd() == OperatorProperties.OnMissingCrd.WAIT
-                                ? ManagerOptions.OnMissingResource.WAIT : ManagerOptions.OnMissingResource.FAIL)
+                        .onMissingResource(properties.informers().onMissingCrd())
                         .build());
         EventBroadcaster broadcaster = events.getIfAvailable();
         if (broadcaster != null) {

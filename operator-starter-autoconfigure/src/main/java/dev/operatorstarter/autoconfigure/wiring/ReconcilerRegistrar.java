@@ -91,7 +91,7 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
             }
         }
         if (definitions.isEmpty()) {
-            log.warn(noReconcilers(beanFactory));
+            reportNoReconcilers(beanFactory);
         }
         checkUniqueNames(definitions);
         Set<Class<? extends HasMetadata>> listers = new LinkedHashSet<>();
@@ -178,11 +178,12 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
     }
 
     /**
-     * Why no controller will run, naming the {@code @Reconciler} classes of the application's
-     * packages (those of {@code @SpringBootApplication}) that are not beans. Scans only in this
-     * case, so an application with reconcilers pays nothing.
+     * Says why no controller will run: a warning naming the {@code @Reconciler} classes of the
+     * application's packages (those of {@code @SpringBootApplication}) that are not beans, else,
+     * for an application that uses only the client, a line at info. Scans only in this case, so
+     * an application with reconcilers pays nothing.
      */
-    private String noReconcilers(ConfigurableListableBeanFactory beanFactory) {
+    private void reportNoReconcilers(ConfigurableListableBeanFactory beanFactory) {
         List<String> packages = AutoConfigurationPackages.has(beanFactory) ? AutoConfigurationPackages.get(beanFactory)
                 : List.of();
         List<String> notBeans = new ArrayList<>();
@@ -195,14 +196,15 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
         }
         String none = "No @Reconciler bean found, so the operator runs no controller";
         if (!notBeans.isEmpty()) {
-            return none + ". These @Reconciler classes in " + String.join(", ", packages) + " are not beans: "
+            log.warn(none + ". These @Reconciler classes in " + String.join(", ", packages) + " are not beans: "
                     + String.join(", ", notBeans) + ". Component scanning left them out (an exclude filter, or an "
                     + "application class without @ComponentScan such as @SpringBootConfiguration with "
-                    + "@EnableAutoConfiguration): scan their package (@SpringBootApplication does) or @Import them.";
+                    + "@EnableAutoConfiguration): scan their package (@SpringBootApplication does) or @Import them.");
+            return;
         }
-        return none + ". Annotate a class that implements ReconcileHandler<YourResource> with @Reconciler"
+        log.info(none + ". Annotate a class that implements ReconcileHandler<YourResource> with @Reconciler"
                 + (packages.isEmpty() ? "" : " in " + String.join(", ", packages) + " or a package below")
-                + ", or a @Bean method that returns one.";
+                + ", or a @Bean method that returns one.");
     }
 
     /**

@@ -22,7 +22,7 @@ class InformerTransformPropertiesTest {
 
     private static ConfigMap cached(boolean strip, boolean compact) {
         OperatorProperties.Informers informers = new OperatorProperties.Informers(List.of(), "", java.time.Duration.ZERO,
-                java.time.Duration.ofMinutes(2), true, strip, compact, Map.of(), OperatorProperties.OnMissingCrd.FAIL);
+                java.time.Duration.ofMinutes(2), true, strip, compact, Map.of(), dev.operatorstarter.manager.ManagerOptions.OnMissingResource.FAIL);
         return (ConfigMap) OperatorInformersAutoConfiguration.transform(informers).apply((HasMetadata) decoded());
     }
 

@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
 import dev.operatorstarter.autoconfigure.Widget;
 import dev.operatorstarter.autoconfigure.widgets.WidgetOperatorApplication;
+import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.discovery.ResourceLookup;
 import dev.operatorstarter.test.KubernetesCluster;
 import dev.operatorstarter.test.KubernetesClusters;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringApplication;
@@ -38,8 +42,10 @@ class LocalKubernetesIT {
             assertThat(context.getBean(KubernetesConnectionDetails.class).clientConfig().server())
                     .isEqualTo(cluster.connection().server());
             // served at once: the CRD was installed and Established before the informers started
-            assertThat(context.getBean(KubernetesClient.class).resources(Widget.class).inNamespace("default").list().items())
-                    .isNotNull();
+            KubernetesClient client = context.getBean(KubernetesClient.class);
+            assertThat(client.discovery().lookup(List.of(new GroupVersionResource("starter.operatorstarter.dev", "v1",
+                    "widgets")), Duration.ofSeconds(10))).singleElement().isInstanceOf(ResourceLookup.Served.class);
+            assertThat(client.resources(Widget.class).inNamespace("default").list().items()).isNotNull();
             assertThat(output).contains("CRDs installed from crds/widgets.yaml")
                     .contains("export KUBECONFIG=" + cluster.connection().kubeconfig().toAbsolutePath());
         }

@@ -177,8 +177,9 @@ public final class Manager implements AutoCloseable {
      * Like {@link #start()}, without blocking: a background thread waits for the caches (logging
      * each time {@link ManagerOptions#cacheSyncTimeout()} passes, while the informers keep trying),
      * then goes on as {@code start()} does. {@link #close()} ends the wait. The check that the
-     * server serves every resource still runs here, before returning, unless the manager is to
-     * {@linkplain OnMissingResource#WAIT wait} for them (then the background thread does).
+     * server serves every resource, and the informers' start, still run here, before returning,
+     * unless the manager is to {@linkplain OnMissingResource#WAIT wait} for the resources (then
+     * the background thread does both).
      *
      * @throws ResourceNotServedException when the server does not serve a resource an informer
      *     needs (with {@link OnMissingResource#FAIL}); the manager stays started: close it
@@ -189,6 +190,7 @@ public final class Manager implements AutoCloseable {
         }
         if (options.onMissingResource() == OnMissingResource.FAIL) {
             checkResources();
+            startInformers(); // before returning, as without the check: their caches fill meanwhile
         }
         synchronized (lock) {
             if (state != State.STARTED) {
@@ -287,14 +289,16 @@ public final class Manager implements AutoCloseable {
     }
 
     private void syncThenRun() {
-        try {
-            if (options.onMissingResource() == OnMissingResource.WAIT && !awaitResources()) {
-                return; // closed (FAIL checked before this thread started)
+        if (options.onMissingResource() == OnMissingResource.WAIT) {
+            try {
+                if (!awaitResources()) {
+                    return; // closed
+                }
+            } catch (InterruptedException e) {
+                return; // closed
             }
-        } catch (InterruptedException e) {
-            return; // closed
-        }
-        startInformers();
+            startInformers();
+        } // with FAIL, checked and started before this thread
         while (isRunning()) {
             try {
                 informers.waitForCacheSync(options.cacheSyncTimeout());

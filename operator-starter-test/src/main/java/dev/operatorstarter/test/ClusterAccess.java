@@ -1,6 +1,7 @@
 package dev.operatorstarter.test;
 
 import dev.operatorstarter.test.internal.Await;
+import dev.operatorstarter.test.internal.DefaultServiceAccount;
 import dev.operatorstarter.test.internal.KubernetesApi;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,9 +27,20 @@ final class ClusterAccess {
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
     private final KubernetesApi api;
+    private final boolean controllerManager;
 
+    /** For a cluster whose controller manager creates each namespace's {@code default} service account. */
     ClusterAccess(ClusterConnection connection) {
+        this(connection, true);
+    }
+
+    /**
+     * @param controllerManager whether a controller manager creates each namespace's {@code default}
+     *        service account; if not, {@link #createNamespace} creates it
+     */
+    ClusterAccess(ClusterConnection connection, boolean controllerManager) {
         this.api = api(connection);
+        this.controllerManager = controllerManager;
     }
 
     /** The harness's HTTP client for {@code connection}. */
@@ -43,7 +55,8 @@ final class ClusterAccess {
 
     /**
      * Creates a namespace named after {@code owner} plus a random suffix, and waits for its
-     * {@code default} service account so that pods can be created in it at once.
+     * {@code default} service account so that pods can be created in it at once (creating it where
+     * no controller manager would).
      */
     TestNamespace createNamespace(String owner) {
         ObjectNode body = KubernetesApi.object().put("apiVersion", "v1").put("kind", "Namespace");
@@ -51,6 +64,9 @@ final class ClusterAccess {
         metadata.putObject("labels").put(TEST_LABEL, "true");
         String name = api.post("/api/v1/namespaces", body).orThrow("creating a test namespace")
                 .path("metadata").path("name").asString();
+        if (!controllerManager) {
+            DefaultServiceAccount.ensure(api, name);
+        }
         Await.condition("the default service account in namespace " + name, READY_TIMEOUT, POLL,
                 () -> api.get("/api/v1/namespaces/" + name + "/serviceaccounts/default").isSuccess());
         return new TestNamespace(name);

@@ -60,7 +60,7 @@ final class SharedCluster {
             attempted = true;
             try {
                 KubernetesCluster started = starter.get();
-                access = new ClusterAccess(started.connection());
+                access = new ClusterAccess(started.connection(), started.hasControllerManager());
                 cluster = started;
             } catch (RuntimeException e) {
                 failure = e;

@@ -5,6 +5,7 @@ import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.ClusterStartException;
 import dev.operatorstarter.test.KubernetesCluster;
 import dev.operatorstarter.test.internal.Await;
+import dev.operatorstarter.test.internal.DefaultServiceAccount;
 import dev.operatorstarter.test.internal.Folders;
 import dev.operatorstarter.test.internal.KubernetesApi;
 import dev.operatorstarter.test.internal.Kubeconfig;
@@ -48,8 +49,13 @@ import org.slf4j.LoggerFactory;
  *       cluster-role aggregation controllers. No scheduler and no kubelet: pods stay Pending.</li>
  * </ul>
  *
- * <p>Guarantees: {@link #start} returns only when the API server is ready and the controller
- * manager has created the {@code default} service account; on failure it stops whatever it
+ * <p>Started from a binary folder without kube-controller-manager (envtest's
+ * {@code KUBEBUILDER_ASSETS}), only etcd and kube-apiserver run, like envtest: there is no garbage
+ * collection and no namespace finalisation, and the harness creates {@code default} service
+ * accounts itself ({@link #hasControllerManager()} says which).
+ *
+ * <p>Guarantees: {@link #start} returns only when the API server is ready and the
+ * {@code default} service account exists; on failure it stops whatever it
  * started and throws {@link ClusterStartException} with the last lines of the failing process's
  * log. {@link #close} stops all processes (SIGTERM, then SIGKILL) and deletes the data. No process
  * outlives the JVM, even one killed with SIGKILL, because each runs under a supervisor that stops
@@ -193,26 +199,31 @@ public final class LocalApiServer implements KubernetesCluster {
             SupervisedProcess apiserver = launch(processes, binaries, Binary.KUBE_APISERVER, layout, apiServerArguments);
             awaitHealthy(apiserver, tls, server.resolve("/readyz"), deadline);
 
-            SupervisedProcess controllerManager = launch(processes, binaries, Binary.KUBE_CONTROLLER_MANAGER, layout,
-                    List.of(
-                    "--kubeconfig=" + layout.controllerManagerKubeconfig,
-                    "--authentication-kubeconfig=" + layout.controllerManagerKubeconfig,
-                    "--authorization-kubeconfig=" + layout.controllerManagerKubeconfig,
-                    "--bind-address=127.0.0.1",
-                    "--secure-port=" + controllerManagerPort,
-                    "--tls-cert-file=" + layout.servingCert,
-                    "--tls-private-key-file=" + layout.servingKey,
-                    "--controllers=" + CONTROLLERS,
-                    "--service-account-private-key-file=" + layout.serviceAccountKey,
-                    "--root-ca-file=" + layout.caCert,
-                    "--leader-elect=false",
-                    "--profiling=false"));
-            awaitHealthy(controllerManager, tls, URI.create("https://127.0.0.1:" + controllerManagerPort + "/healthz"),
-                    deadline);
-
             KubernetesApi api = KubernetesApi.of(server, admin, null);
-            awaitReady(controllerManager, "the default service account (created by kube-controller-manager)", deadline,
-                    () -> api.get("/api/v1/namespaces/default/serviceaccounts/default").isSuccess());
+            Optional<Path> controllerManagerBinary = binaries.controllerManager();
+            if (controllerManagerBinary.isPresent()) {
+                SupervisedProcess controllerManager = launch(processes, binaries, Binary.KUBE_CONTROLLER_MANAGER,
+                        layout, List.of(
+                        "--kubeconfig=" + layout.controllerManagerKubeconfig,
+                        "--authentication-kubeconfig=" + layout.controllerManagerKubeconfig,
+                        "--authorization-kubeconfig=" + layout.controllerManagerKubeconfig,
+                        "--bind-address=127.0.0.1",
+                        "--secure-port=" + controllerManagerPort,
+                        "--tls-cert-file=" + layout.servingCert,
+                        "--tls-private-key-file=" + layout.servingKey,
+                        "--controllers=" + CONTROLLERS,
+                        "--service-account-private-key-file=" + layout.serviceAccountKey,
+                        "--root-ca-file=" + layout.caCert,
+                        "--leader-elect=false",
+                        "--profiling=false"));
+                awaitHealthy(controllerManager, tls,
+                        URI.create("https://127.0.0.1:" + controllerManagerPort + "/healthz"), deadline);
+                awaitReady(controllerManager, "the default service account (created by kube-controller-manager)",
+                        deadline, () -> api.get("/api/v1/namespaces/default/serviceaccounts/default").isSuccess());
+            } else {
+                // What the service-account controller would have done for the namespace that exists at start.
+                DefaultServiceAccount.ensure(api, "default");
+            }
             String version = api.get("/version").orThrow("GET /version").path("gitVersion").asString();
 
             ClusterConnection connection = new ClusterConnection(server, layout.pki.caPem(),
@@ -339,7 +350,13 @@ public final class LocalApiServer implements KubernetesCluster {
         return runDirectory;
     }
 
-    /** The process ids of etcd, kube-apiserver and kube-controller-manager, by name. */
+    /** {@code false} when started from a binary folder without kube-controller-manager. */
+    @Override
+    public boolean hasControllerManager() {
+        return processes.stream().anyMatch(process -> process.name().equals(Binary.KUBE_CONTROLLER_MANAGER.fileName()));
+    }
+
+    /** The process ids of etcd, kube-apiserver and (when it runs) kube-controller-manager, by name. */
     public Map<String, Long> processIds() {
         Map<String, Long> pids = new LinkedHashMap<>();
         for (SupervisedProcess process : processes) {

@@ -17,9 +17,11 @@ import org.jspecify.annotations.Nullable;
  *     to become ready once the binaries exist; default 60 s
  * @param buildTimeout how long compiling one binary may take; default 45 min (a cold build of all
  *     three on 2 cores takes about 6 min, see docs/testing.md)
- * @param binaryDirectory a folder holding {@code etcd}, {@code kube-apiserver} and
- *     {@code kube-controller-manager} to use instead of building them; default: system property
- *     {@value #BINARY_DIR_PROPERTY}, else environment variable {@value #BINARY_DIR_ENV}, else none
+ * @param binaryDirectory a folder holding {@code etcd} and {@code kube-apiserver}, and optionally
+ *     {@code kube-controller-manager}, to use instead of building them; default: system property
+ *     {@value #BINARY_DIR_PROPERTY}, else environment variable {@value #BINARY_DIR_ENV}, else
+ *     environment variable {@value #KUBEBUILDER_ASSETS_ENV} (the folder controller-runtime's envtest
+ *     and {@code setup-envtest} use, which has no controller manager), else none
  * @param cacheDirectory where built binaries are cached, keyed by version; default: system property
  *     {@value #CACHE_DIR_PROPERTY}, else environment variable {@value #CACHE_DIR_ENV}, else
  *     {@code operator-starter/binaries} in the user's cache folder ({@code $XDG_CACHE_HOME} or
@@ -33,6 +35,8 @@ public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout
 
     public static final String BINARY_DIR_PROPERTY = "operator.test.binary-dir";
     public static final String BINARY_DIR_ENV = "OPERATOR_TEST_BINARY_DIR";
+    /** envtest's binary folder, used when neither binary-folder setting above is set. */
+    public static final String KUBEBUILDER_ASSETS_ENV = "KUBEBUILDER_ASSETS";
     public static final String CACHE_DIR_PROPERTY = "operator.test.cache-dir";
     public static final String CACHE_DIR_ENV = "OPERATOR_TEST_CACHE_DIR";
 
@@ -81,6 +85,10 @@ public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout
         private Builder(Map<String, String> environment) {
             this.environment = environment;
             String binaries = setting(BINARY_DIR_PROPERTY, BINARY_DIR_ENV);
+            if (binaries == null) {
+                String assets = environment.get(KUBEBUILDER_ASSETS_ENV);
+                binaries = assets == null || assets.isBlank() ? null : assets;
+            }
             this.binaryDirectory = binaries == null ? null : Path.of(binaries);
             String cache = setting(CACHE_DIR_PROPERTY, CACHE_DIR_ENV);
             this.cacheDirectory = cache == null ? null : Path.of(cache);

@@ -22,8 +22,15 @@ final class LocalBinaries {
     private static final List<Binary> SERVERS = List.of(Binary.ETCD, Binary.KUBE_APISERVER,
             Binary.KUBE_CONTROLLER_MANAGER);
 
-    /** Resolved executables; the supervisor is absent only when neither it nor Go could be found. */
+    /**
+     * Resolved executables. The supervisor is absent only when neither it nor Go could be found;
+     * kube-controller-manager only when the user's binary folder has none.
+     */
     record Resolved(Map<Binary, Path> paths, String kubernetesVersion, String etcdVersion) {
+
+        Optional<Path> controllerManager() {
+            return Optional.ofNullable(paths.get(Binary.KUBE_CONTROLLER_MANAGER));
+        }
 
         Path path(Binary binary) {
             Path path = paths.get(binary);
@@ -72,15 +79,26 @@ final class LocalBinaries {
         Map<Binary, Path> paths = new EnumMap<>(Binary.class);
         Path override = options.binaryDirectory();
         if (override != null) {
-            for (Binary binary : SERVERS) {
+            for (Binary binary : List.of(Binary.ETCD, Binary.KUBE_APISERVER)) {
                 Path path = override.resolve(binary.fileName());
-                if (!Files.isRegularFile(path) || !Files.isExecutable(path)) {
+                if (!isExecutable(path)) {
                     throw new ClusterStartException("the binary folder " + override + " (from "
-                            + LocalApiServerOptions.BINARY_DIR_PROPERTY + " / " + LocalApiServerOptions.BINARY_DIR_ENV
-                            + ") has no executable " + binary.fileName() + "; it must hold etcd, kube-apiserver and "
-                            + "kube-controller-manager");
+                            + LocalApiServerOptions.BINARY_DIR_PROPERTY + ", " + LocalApiServerOptions.BINARY_DIR_ENV
+                            + " or " + LocalApiServerOptions.KUBEBUILDER_ASSETS_ENV + ", the first one set) has no "
+                            + "executable " + binary.fileName() + "; it must hold etcd and kube-apiserver, and "
+                            + "should hold kube-controller-manager");
                 }
                 paths.put(binary, path);
+            }
+            Path controllerManager = override.resolve(Binary.KUBE_CONTROLLER_MANAGER.fileName());
+            if (isExecutable(controllerManager)) {
+                paths.put(Binary.KUBE_CONTROLLER_MANAGER, controllerManager);
+            } else {
+                log.warn("The binary folder {} has no kube-controller-manager (envtest's folders have none): the local "
+                        + "API server runs without it. Objects whose owner is deleted are not garbage-collected, "
+                        + "deleted namespaces stay Terminating, and the harness creates each namespace's default "
+                        + "service account itself. Add kube-controller-manager {} to the folder for all three.",
+                        override, kubernetesVersion());
             }
         } else {
             Path entry = cache.obtain(cacheKey(), SERVERS.stream().map(Binary::fileName).toList(),
@@ -89,6 +107,10 @@ final class LocalBinaries {
         }
         supervisor(override).ifPresent(path -> paths.put(Binary.SUPERVISOR, path));
         return new Resolved(paths, kubernetesVersion(), etcdVersion());
+    }
+
+    private static boolean isExecutable(Path path) {
+        return Files.isRegularFile(path) && Files.isExecutable(path);
     }
 
     /**
@@ -127,8 +149,9 @@ final class LocalBinaries {
                 + ") and cannot be built: no 'go' command was found on the PATH, in $GOROOT/bin or in "
                 + "/usr/local/go/bin. Either install Go 1.26 or newer (https://go.dev/doc/install) and put 'go' on "
                 + "the PATH, or set the environment variable " + LocalApiServerOptions.BINARY_DIR_ENV
-                + " (or the system property " + LocalApiServerOptions.BINARY_DIR_PROPERTY + ") to a folder holding "
-                + "the three binaries, or choose another backend with OPERATOR_TEST_CLUSTER=k3s (needs Docker) or "
+                + " (or the system property " + LocalApiServerOptions.BINARY_DIR_PROPERTY + ", or envtest's "
+                + LocalApiServerOptions.KUBEBUILDER_ASSETS_ENV + ") to a folder holding the binaries, or choose another "
+                + "backend with OPERATOR_TEST_CLUSTER=k3s (needs Docker) or "
                 + "OPERATOR_TEST_CLUSTER=existing.";
     }
 

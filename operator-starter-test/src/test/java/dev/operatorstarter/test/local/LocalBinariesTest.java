@@ -41,6 +41,7 @@ class LocalBinariesTest {
                 .contains("https://go.dev/doc/install")
                 .contains(LocalApiServerOptions.BINARY_DIR_ENV)
                 .contains(LocalApiServerOptions.BINARY_DIR_PROPERTY)
+                .contains(LocalApiServerOptions.KUBEBUILDER_ASSETS_ENV)
                 .contains("OPERATOR_TEST_CLUSTER=k3s")
                 .contains(temp.toString());
     }
@@ -58,18 +59,51 @@ class LocalBinariesTest {
 
     @Test
     void aBinaryFolderWithoutOneOfTheServersIsRejectedByName() throws IOException {
-        Path folder = Files.createDirectories(temp.resolve("bin"));
-        for (String name : new String[] {"etcd", "kube-apiserver"}) {
-            Path file = Files.writeString(folder.resolve(name), "#!/bin/sh\n");
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
-        }
+        Path folder = folderWith("etcd");
         LocalApiServerOptions options = LocalApiServerOptions.builder(Map.of()).binaryDirectory(folder)
                 .cacheDirectory(temp.resolve("cache")).build();
 
         assertThatThrownBy(() -> new LocalBinaries(options, Map.of()).resolve())
                 .isInstanceOf(ClusterStartException.class)
                 .hasMessageContaining(folder.toString())
-                .hasMessageContaining("has no executable kube-controller-manager");
+                .hasMessageContaining("has no executable kube-apiserver")
+                .hasMessageContaining(LocalApiServerOptions.KUBEBUILDER_ASSETS_ENV);
+    }
+
+    @Test
+    void aBinaryFolderWithoutTheControllerManagerIsUsedWithoutIt() throws IOException {
+        Path folder = folderWith("etcd", "kube-apiserver", "supervisor");
+        LocalApiServerOptions options = LocalApiServerOptions.builder(Map.of()).binaryDirectory(folder)
+                .cacheDirectory(temp.resolve("cache")).build();
+
+        LocalBinaries.Resolved resolved = new LocalBinaries(options, Map.of()).resolve();
+
+        assertThat(resolved.path(Binary.KUBE_APISERVER)).isEqualTo(folder.resolve("kube-apiserver"));
+        assertThat(resolved.controllerManager()).isEmpty();
+        assertThat(resolved.supervisor()).contains(folder.resolve("supervisor"));
+    }
+
+    @Test
+    void kubebuilderAssetsIsTheBinaryFolderWhenNeitherOfOursIsSet() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty(LocalApiServerOptions.BINARY_DIR_PROPERTY) == null);
+
+        assertThat(LocalApiServerOptions.builder(Map.of(LocalApiServerOptions.KUBEBUILDER_ASSETS_ENV,
+                "/home/me/.local/share/kubebuilder-envtest/k8s/1.34.1-linux-amd64")).build().binaryDirectory())
+                .isEqualTo(Path.of("/home/me/.local/share/kubebuilder-envtest/k8s/1.34.1-linux-amd64"));
+        assertThat(LocalApiServerOptions.builder(Map.of(LocalApiServerOptions.KUBEBUILDER_ASSETS_ENV, "/envtest",
+                LocalApiServerOptions.BINARY_DIR_ENV, "/opt/k8s/bin")).build().binaryDirectory())
+                .as("our own setting wins").isEqualTo(Path.of("/opt/k8s/bin"));
+        assertThat(LocalApiServerOptions.builder(Map.of(LocalApiServerOptions.KUBEBUILDER_ASSETS_ENV, " ")).build()
+                .binaryDirectory()).as("a blank variable is unset").isNull();
+    }
+
+    private Path folderWith(String... names) throws IOException {
+        Path folder = Files.createDirectories(temp.resolve("bin"));
+        for (String name : names) {
+            Path file = Files.writeString(folder.resolve(name), "#!/bin/sh\n");
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        return folder;
     }
 
     @Test

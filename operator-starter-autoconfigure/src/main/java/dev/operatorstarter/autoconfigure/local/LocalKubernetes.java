@@ -7,7 +7,9 @@ import dev.operatorstarter.test.KubernetesCluster;
 import dev.operatorstarter.test.KubernetesClusters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +31,9 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * the application needs no kubeconfig. Before the client connects, the application's CRDs are
  * installed: every {@code crds/*.yaml} on the classpath (the parent pom puts the chart's
  * {@code chart/crds} there for tests), or the resources listed in {@value #CRDS_PROPERTY}. The log
- * says how to point {@code kubectl} at the server.
+ * says how to point {@code kubectl} at the server: at the server's own kubeconfig in its temporary
+ * run folder, or at a copy in a place of your choosing, {@value #KUBECONFIG_PROPERTY} (written
+ * owner-only, as it holds the administrator's key).
  *
  * <p>Use it from a {@code main} in test scope and run that with {@code mvn spring-boot:test-run}:
  *
@@ -47,6 +51,9 @@ public class LocalKubernetes {
     /** Classpath resources holding the CRDs to install; default every {@code crds/*.yaml} and {@code crds/*.yml}. */
     public static final String CRDS_PROPERTY = "operator.local.crds";
 
+    /** A file to copy the server's administrator kubeconfig to, for {@code kubectl}; default none. */
+    public static final String KUBECONFIG_PROPERTY = "operator.local.kubeconfig";
+
     private static final Logger log = LoggerFactory.getLogger(LocalKubernetes.class);
 
     @Bean
@@ -59,12 +66,32 @@ public class LocalKubernetes {
             KubernetesClusters.installCrds(crd, loader);
         }
         Path kubeconfig = cluster.connection().kubeconfig().toAbsolutePath();
+        String copy = environment.getProperty(KUBECONFIG_PROPERTY);
+        Path forKubectl = copy == null || copy.isBlank() ? kubeconfig : copyOwnerOnly(kubeconfig, Path.of(copy));
         log.info("Local Kubernetes API server {} (Kubernetes {}, {} backend), CRDs installed from {}. "
                 + "Point kubectl at it with: export KUBECONFIG={}", cluster.connection().server(),
                 cluster.serverVersion(), cluster.backend().name().toLowerCase(Locale.ROOT),
-                crds.isEmpty() ? "nowhere (none found under crds/ on the classpath)" : String.join(", ", crds), kubeconfig);
+                crds.isEmpty() ? "nowhere (none found under crds/ on the classpath)" : String.join(", ", crds),
+                forKubectl);
         ClientConfig config = KubeconfigLoader.load(kubeconfig, null);
         return () -> config;
+    }
+
+    /** Copies {@code kubeconfig} to {@code target}, readable by its owner only where the file system allows. */
+    static Path copyOwnerOnly(Path kubeconfig, Path target) {
+        Path absolute = target.toAbsolutePath();
+        try {
+            Files.createDirectories(absolute.getParent());
+            Files.deleteIfExists(absolute);
+            if (absolute.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Files.createFile(absolute, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            }
+            Files.write(absolute, Files.readAllBytes(kubeconfig));
+            return absolute;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the local API server's kubeconfig to " + absolute + " ("
+                    + KUBECONFIG_PROPERTY + "): " + e.getMessage(), e);
+        }
     }
 
     /** Every {@code crds/*.yaml} and {@code crds/*.yml} on the classpath, as resource names. */

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.StringNode;
@@ -89,7 +90,7 @@ final class KubernetesExtensions {
         return validation;
     }
 
-    private static void listType(ListType listType, ListMapKeys keys, JSONSchemaProps schema, SchemaPath path) {
+    private static void listType(@Nullable ListType listType, @Nullable ListMapKeys keys, JSONSchemaProps schema, SchemaPath path) {
         if (listType == null && keys == null) {
             return;
         }
@@ -156,17 +157,22 @@ final class KubernetesExtensions {
         } else {
             value = parseOrNull(text);
             if (value == null) {
-                throw path.error("@Default(\"" + text + "\") is not JSON; a default of a property that is not a "
+                throw path.error(annotation(text) + " is not JSON; a default of a property that is not a "
                         + "string is written as JSON, for example 1, true, [\"a\"] or {}");
             }
             if (!fits(value, schema)) {
-                throw path.error("@Default(\"" + text + "\") is not " + Schemas.describe(schema));
+                throw path.error(annotation(text) + " is not " + Schemas.describe(schema));
             }
         }
         if (schema.getEnum() != null && !schema.getEnum().isEmpty() && !schema.getEnum().contains(value)) {
-            throw path.error("@Default(\"" + text + "\") is not one of " + schema.getEnum());
+            throw path.error(annotation(text) + " is not one of " + schema.getEnum());
         }
         return value;
+    }
+
+    /** The annotation as it is written in Java source, for messages: {@code @Default("\"three\"")}. */
+    private static String annotation(String text) {
+        return "@Default(\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\")";
     }
 
     private static boolean fits(JsonNode value, JSONSchemaProps schema) {
@@ -184,7 +190,7 @@ final class KubernetesExtensions {
         };
     }
 
-    private static JsonNode parseOrNull(String text) {
+    private static @Nullable JsonNode parseOrNull(String text) {
         try {
             return Json.MAPPER.readTree(text);
         } catch (JacksonException e) {
@@ -192,7 +198,7 @@ final class KubernetesExtensions {
         }
     }
 
-    private static String emptyToNull(String text) {
+    private static @Nullable String emptyToNull(String text) {
         return text.isEmpty() ? null : text;
     }
 }

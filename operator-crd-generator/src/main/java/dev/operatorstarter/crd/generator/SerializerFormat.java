@@ -3,6 +3,7 @@ package dev.operatorstarter.crd.generator;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.SerializationContext;
 import tools.jackson.databind.ValueSerializer;
@@ -23,7 +24,7 @@ import tools.jackson.databind.jsonFormatVisitors.JsonStringFormatVisitor;
  */
 final class SerializerFormat extends JsonFormatVisitorWrapper.Base {
 
-    private Supplier<JSONSchemaProps> schema;
+    private @Nullable Supplier<JSONSchemaProps> schema;
 
     private SerializerFormat(SerializationContext context) {
         super(context);
@@ -37,43 +38,43 @@ final class SerializerFormat extends JsonFormatVisitorWrapper.Base {
     }
 
     @Override
-    public JsonStringFormatVisitor expectStringFormat(JavaType type) {
+    public @Nullable JsonStringFormatVisitor expectStringFormat(JavaType type) {
         schema = () -> Schemas.typed(Schemas.STRING);
         return null;
     }
 
     @Override
-    public JsonIntegerFormatVisitor expectIntegerFormat(JavaType type) {
+    public @Nullable JsonIntegerFormatVisitor expectIntegerFormat(JavaType type) {
         schema = () -> Schemas.typed(Schemas.INTEGER);
         return null;
     }
 
     @Override
-    public JsonNumberFormatVisitor expectNumberFormat(JavaType type) {
+    public @Nullable JsonNumberFormatVisitor expectNumberFormat(JavaType type) {
         schema = () -> Schemas.typed(Schemas.NUMBER);
         return null;
     }
 
     @Override
-    public JsonBooleanFormatVisitor expectBooleanFormat(JavaType type) {
+    public @Nullable JsonBooleanFormatVisitor expectBooleanFormat(JavaType type) {
         schema = () -> Schemas.typed(Schemas.BOOLEAN);
         return null;
     }
 
     @Override
-    public JsonObjectFormatVisitor expectObjectFormat(JavaType type) {
+    public @Nullable JsonObjectFormatVisitor expectObjectFormat(JavaType type) {
         schema = Schemas::anyObject;
         return null;
     }
 
     @Override
-    public JsonMapFormatVisitor expectMapFormat(JavaType type) {
+    public @Nullable JsonMapFormatVisitor expectMapFormat(JavaType type) {
         schema = Schemas::anyObject;
         return null;
     }
 
     @Override
-    public JsonArrayFormatVisitor expectArrayFormat(JavaType type) {
+    public @Nullable JsonArrayFormatVisitor expectArrayFormat(JavaType type) {
         schema = () -> Schemas.arrayOf(Schemas.anyValue());
         return null;
     }

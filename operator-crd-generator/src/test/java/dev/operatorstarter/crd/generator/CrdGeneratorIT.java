@@ -381,7 +381,7 @@ class CrdGeneratorIT {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static ResourceClient<CustomResource<?, ?>> roundTripClient(Class<?> type, TestNamespace namespace) {
-        return (ResourceClient) client.resources((Class) type).inNamespace(namespace.name());
+        return client.resources((Class) type).inNamespace(namespace.name());
     }
 
     private static ResourceClient<GenericKubernetesResource> generic(Class<? extends CustomResource<?, ?>> shape,

@@ -19,6 +19,7 @@ import java.lang.reflect.ParameterizedType;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -226,7 +227,7 @@ final class TypeSchemas {
                 }
             }
             JSONSchemaProps schema = Schemas.typed(OBJECT);
-            schema.setProperties(properties.isEmpty() ? null : new java.util.LinkedHashMap<>(properties));
+            schema.setProperties(properties.isEmpty() ? null : new LinkedHashMap<>(properties));
             schema.setRequired(required.isEmpty() ? null : new ArrayList<>(required));
             if (root) {
                 withClassAnnotations(schema, description.getClassInfo(), path);

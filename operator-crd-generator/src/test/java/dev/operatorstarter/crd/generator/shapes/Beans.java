@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Version;
 import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.util.Locale;
 
@@ -29,6 +30,7 @@ public class Beans extends CustomResource<Beans.Spec, Beans.Status> implements N
         @JsonPropertyDescription("The display name, renamed in JSON.")
         @JsonProperty("displayName")
         private String name;
+        @Min(1)
         private int size;
         private String secret;
         private Version version;
@@ -43,7 +45,7 @@ public class Beans extends CustomResource<Beans.Spec, Beans.Status> implements N
             this.name = name;
         }
 
-        @Max(100)
+        @Max(100) // on the getter, @Min(1) on the field: both count
         public int getSize() {
             return size;
         }

@@ -17,6 +17,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 
@@ -60,7 +61,7 @@ public class StaticSite extends CustomResource<StaticSite.@NotNull Spec, StaticS
             @NotNull @Size(max = 316) String type,
             @NotNull ConditionStatus status,
             @PositiveOrZero Long observedGeneration,
-            @NotNull java.time.OffsetDateTime lastTransitionTime,
+            @NotNull OffsetDateTime lastTransitionTime,
             @NotNull @Size(max = 1024) String reason,
             @NotNull @Size(max = 32768) String message) {
     }

@@ -7,6 +7,7 @@ import static dev.operatorstarter.crd.generator.Schemas.OBJECT;
 import static dev.operatorstarter.crd.generator.Schemas.STRING;
 import static dev.operatorstarter.crd.generator.Schemas.typed;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -27,6 +28,7 @@ import java.time.ZonedDateTime;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -40,6 +42,7 @@ import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.StringNode;
 
 /**
  * The types with a fixed schema: the JDK's scalars and times as the client's Jackson writes them
@@ -102,6 +105,7 @@ final class WellKnownTypes {
         schemas.put(ObjectNode.class, Schemas::anyObject);
         schemas.put(ArrayNode.class, () -> Schemas.arrayOf(Schemas.anyValue()));
         schemas.put(ObjectMeta.class, WellKnownTypes::embeddedObjectMeta);
+        schemas.put(Condition.class, WellKnownTypes::condition);
         return Map.copyOf(schemas);
     }
 
@@ -120,5 +124,38 @@ final class WellKnownTypes {
         properties.put("namespace", typed(STRING));
         meta.setProperties(properties);
         return meta;
+    }
+
+    /**
+     * A status condition (fabric8's {@code Condition}, which is Kubernetes' {@code metav1.Condition}):
+     * with the bounds Kubernetes declares on that type (required fields, lengths, patterns, the three
+     * statuses), so the API server refuses a malformed condition as it does for built-in resources.
+     */
+    private static JSONSchemaProps condition() {
+        JSONSchemaProps condition = typed(OBJECT);
+        Map<String, JSONSchemaProps> properties = new LinkedHashMap<>();
+        properties.put("lastTransitionTime", typed(STRING, "date-time"));
+        JSONSchemaProps message = typed(STRING);
+        message.setMaxLength(32768L);
+        properties.put("message", message);
+        JSONSchemaProps observedGeneration = typed(INTEGER, "int64");
+        observedGeneration.setMinimum(0.0);
+        properties.put("observedGeneration", observedGeneration);
+        JSONSchemaProps reason = typed(STRING);
+        reason.setMinLength(1L);
+        reason.setMaxLength(1024L);
+        reason.setPattern("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$");
+        properties.put("reason", reason);
+        JSONSchemaProps status = typed(STRING);
+        status.setEnum(List.of(StringNode.valueOf("True"), StringNode.valueOf("False"), StringNode.valueOf("Unknown")));
+        properties.put("status", status);
+        JSONSchemaProps type = typed(STRING);
+        type.setMaxLength(316L);
+        type.setPattern("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+                + "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$");
+        properties.put("type", type);
+        condition.setProperties(properties);
+        condition.setRequired(List.of("lastTransitionTime", "message", "reason", "status", "type"));
+        return condition;
     }
 }

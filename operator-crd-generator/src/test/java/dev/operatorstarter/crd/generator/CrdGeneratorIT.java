@@ -14,6 +14,7 @@ import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.crd.generator.shapes.Beans;
 import dev.operatorstarter.crd.generator.shapes.CelRules;
 import dev.operatorstarter.crd.generator.shapes.ClusterScoped;
+import dev.operatorstarter.crd.generator.shapes.Conditions;
 import dev.operatorstarter.crd.generator.shapes.Constraints;
 import dev.operatorstarter.crd.generator.shapes.Defaults;
 import dev.operatorstarter.crd.generator.shapes.Enums;
@@ -237,6 +238,14 @@ class CrdGeneratorIT {
                     "file names may hold only letters, digits"),
             new Invalid("the sample's replicas", StaticSite.class, spec -> spec.put("replicas", 11),
                     "spec.replicas", "less than or equal to 10"),
+            new Invalid("a condition's status, with Kubernetes' own bounds", Conditions.class,
+                    spec -> firstCondition(spec).put("status", "Maybe"), "spec.conditions[0].status",
+                    "Unsupported value: \"Maybe\""),
+            new Invalid("a condition's reason", Conditions.class,
+                    spec -> firstCondition(spec).put("reason", "not a reason!"), "spec.conditions[0].reason",
+                    "should match"),
+            new Invalid("a condition without its required message", Conditions.class,
+                    spec -> firstCondition(spec).remove("message"), "spec.conditions[0].message", "Required value"),
             new Invalid("a required spec", ClusterScoped.class, spec -> spec.clear(), "spec", "Required value"),
             new Invalid("duplicate keys in a list-type map", ListAndMapTypes.class, spec -> spec.put("ports",
                     List.of(Map.of("name", "http", "number", 80), Map.of("name", "http", "protocol", "TCP",
@@ -265,7 +274,8 @@ class CrdGeneratorIT {
     @Test
     void theValidSpecsOfTheInvalidCasesAreValid(TestNamespace namespace) {
         for (Class<? extends CustomResource<?, ?>> shape : List.<Class<? extends CustomResource<?, ?>>>of(
-                Constraints.class, Enums.class, CelRules.class, StaticSite.class, ListAndMapTypes.class)) {
+                Constraints.class, Enums.class, CelRules.class, StaticSite.class, ListAndMapTypes.class,
+                Conditions.class)) {
             install(List.of(shape));
             generic(shape, namespace).create(object(shape, "cel-valid", validSpec(shape)));
         }
@@ -410,6 +420,11 @@ class CrdGeneratorIT {
     }
 
     /** A spec that each shape with invalid cases accepts, to spoil one field at a time. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> firstCondition(Map<String, Object> spec) {
+        return ((List<Map<String, Object>>) spec.get("conditions")).get(0);
+    }
+
     private static Map<String, Object> validSpec(Class<?> shape) {
         Map<String, Object> spec = new LinkedHashMap<>();
         if (shape == Constraints.class) {
@@ -426,6 +441,9 @@ class CrdGeneratorIT {
             spec.putAll(Map.of("content", Map.of("index.html", "<h1>hi</h1>"), "replicas", 1));
         } else if (shape == ClusterScoped.class) {
             spec.putAll(Map.of("replicas", 1));
+        } else if (shape == Conditions.class) {
+            spec.put("conditions", List.of(new LinkedHashMap<>(Map.of("type", "Ready", "status", "True",
+                    "reason", "Available", "message", "all good", "lastTransitionTime", "2026-11-26T01:00:00Z"))));
         } else if (shape == ListAndMapTypes.class) {
             spec.put("ports", new ArrayList<>(List.of(Map.of("name", "http", "number", 80))));
             spec.put("finalizers", List.of("a", "b"));

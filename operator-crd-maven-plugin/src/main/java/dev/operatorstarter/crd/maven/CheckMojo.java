@@ -26,8 +26,8 @@ public class CheckMojo extends AbstractCrdMojo {
         List<String> stale = render().stale(outputDirectory.toPath());
         if (!stale.isEmpty()) {
             throw new MojoFailureException("The CRD files are not current:\n  " + String.join("\n  ", stale)
-                    + "\nWrite them again with the plugin's generate goal (mvn process-classes "
-                    + "dev.operatorstarter:operator-crd-maven-plugin:generate, with the same configuration) and commit them.");
+                    + "\nWrite them again with this plugin's generate goal, configured as this check is, and commit "
+                    + "them (the header of a generated file may say how).");
         }
         getLog().info("The CRD files in " + outputDirectory + " are current");
     }

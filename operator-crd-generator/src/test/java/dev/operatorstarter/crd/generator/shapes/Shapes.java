@@ -37,6 +37,7 @@ public final class Shapes {
                 new Shape("optionals", List.of(Optionals.class)),
                 new Shape("times", List.of(Times.class)),
                 new Shape("kubernetes-types", List.of(KubernetesTypes.class)),
+                new Shape("conditions", List.of(Conditions.class)),
                 new Shape("unstructured", List.of(Unstructured.class)),
                 new Shape("constraints", List.of(Constraints.class)),
                 new Shape("defaults", List.of(Defaults.class)),

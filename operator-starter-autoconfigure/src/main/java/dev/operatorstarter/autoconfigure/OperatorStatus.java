@@ -32,9 +32,13 @@ public final class OperatorStatus {
     public record LeadershipStatus(boolean enabled, String identity, String lease, boolean leader, String holder) {
     }
 
-    /** Everything at once. */
+    /**
+     * Everything at once.
+     *
+     * @param waitingFor what start-up waits for the API server to serve ({@link #waitingFor()}); empty when nothing
+     */
     public record Snapshot(List<ControllerStatus> controllers, LeadershipStatus leaderElection,
-            List<InformerStatus> informers) {
+            List<InformerStatus> informers, List<String> waitingFor) {
     }
 
     private final SharedInformerFactory informers;
@@ -91,6 +95,6 @@ public final class OperatorStatus {
     }
 
     public Snapshot snapshot() {
-        return new Snapshot(controllers(), leaderElection(), informers());
+        return new Snapshot(controllers(), leaderElection(), informers(), waitingFor());
     }
 }

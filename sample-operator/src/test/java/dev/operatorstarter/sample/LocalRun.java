@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
@@ -28,8 +27,11 @@ public final class LocalRun {
         SpringApplication.from(SampleOperatorApplication::main).with(LocalKubernetes.class, HelloSite.class).run(args);
     }
 
-    /** Applies the example site once the operator runs, and says what to look at. */
-    @Configuration(proxyBeanMethods = false)
+    /**
+     * Applies the example site once the operator runs, and says what to look at. A source of its
+     * own ({@code with(..)}) and not a {@code @Configuration}: the test applications of this
+     * module scan this package, and none of them must apply the example.
+     */
     static class HelloSite {
 
         @Bean

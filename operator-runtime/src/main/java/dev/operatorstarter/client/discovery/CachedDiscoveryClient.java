@@ -76,26 +76,71 @@ final class CachedDiscoveryClient implements DiscoveryClient {
 
     @Override
     public List<ResourceLookup> lookup(Collection<GroupVersionResource> resources, Duration deadline) {
+        long start = time.nanoTime();
         // one request per group version, whatever the number of its resources asked about
         Map<String, List<ApiResource>> served = new HashMap<>();
         Map<String, RuntimeException> failed = new HashMap<>();
         List<ResourceLookup> answers = new ArrayList<>();
         for (GroupVersionResource resource : resources) {
             String path = path(resource.group(), resource.version());
-            if (!served.containsKey(path) && !failed.containsKey(path)) {
-                try {
-                    JsonNode list = rest.get().path(path).deadline(deadline).execute(JsonNode.class);
-                    if (list == null) {
-                        throw new KubernetesClientException("GET " + path + " returned an empty body");
-                    }
-                    served.put(path, resourceList(resource.group(), resource.version(), list));
-                } catch (RuntimeException e) {
-                    failed.put(path, e);
-                }
-            }
+            fetchResourceList(path, resource.group(), resource.version(), deadline, served, failed);
             answers.add(answer(resource, served.get(path), failed.get(path)));
         }
+        // Not served: does the group serve the resource in other versions? Then its CRD is installed
+        // and the message must not say otherwise. Best effort, within what is left of the deadline.
+        Map<String, List<String>> versionsOfGroups = new HashMap<>();
+        for (int i = 0; i < answers.size(); i++) {
+            if (answers.get(i) instanceof ResourceLookup.NotServed notServed && !notServed.resource().group().isEmpty()) {
+                GroupVersionResource resource = notServed.resource();
+                List<String> otherVersions = new ArrayList<>();
+                for (String version : versionsOfGroups.computeIfAbsent(resource.group(),
+                        group -> groupVersions(group, deadline.minus(time.since(start))))) {
+                    String path = path(resource.group(), version);
+                    Duration left = deadline.minus(time.since(start));
+                    if (version.equals(resource.version()) || left.isNegative() || left.isZero()) {
+                        continue;
+                    }
+                    fetchResourceList(path, resource.group(), version, left, served, failed);
+                    List<ApiResource> list = served.get(path);
+                    if (list != null && list.stream().anyMatch(each -> each.resource().equals(resource.resource()))) {
+                        otherVersions.add(version);
+                    }
+                }
+                answers.set(i, new ResourceLookup.NotServed(resource, notServed.groupVersionServed(), otherVersions));
+            }
+        }
         return answers;
+    }
+
+    /** GETs one group version's resource list into {@code served} or its failure into {@code failed}, once. */
+    private void fetchResourceList(String path, String group, String version, Duration deadline,
+            Map<String, List<ApiResource>> served, Map<String, RuntimeException> failed) {
+        if (served.containsKey(path) || failed.containsKey(path)) {
+            return;
+        }
+        try {
+            JsonNode list = rest.get().path(path).deadline(deadline).execute(JsonNode.class);
+            if (list == null) {
+                throw new KubernetesClientException("GET " + path + " returned an empty body");
+            }
+            served.put(path, resourceList(group, version, list));
+        } catch (RuntimeException e) {
+            failed.put(path, e);
+        }
+    }
+
+    /** The versions the server serves of {@code group} ({@code /apis/<group>}); none when it cannot say in time. */
+    private List<String> groupVersions(String group, Duration deadline) {
+        if (deadline.isNegative() || deadline.isZero()) {
+            return List.of();
+        }
+        try {
+            JsonNode document = rest.get().path("/apis/" + group).deadline(deadline).execute(JsonNode.class);
+            return document == null ? List.of() : document.path("versions").valueStream()
+                    .map(version -> version.path("version").asString("")).filter(v -> !v.isEmpty()).toList();
+        } catch (RuntimeException e) {
+            return List.of(); // a 404 (no such group) or no answer: nothing more to say
+        }
     }
 
     private static ResourceLookup answer(GroupVersionResource resource, @Nullable List<ApiResource> served,
@@ -104,12 +149,12 @@ final class CachedDiscoveryClient implements DiscoveryClient {
             // Only the server's own 404 for the group version is an answer; a 503 of an aggregated
             // API, a refusal, a timeout say nothing about whether the resource exists.
             RuntimeException cause = Objects.requireNonNull(failure);
-            return ApiErrors.isNotFound(cause) ? new ResourceLookup.NotServed(resource, false)
+            return ApiErrors.isNotFound(cause) ? new ResourceLookup.NotServed(resource, false, List.of())
                     : new ResourceLookup.Unanswered(resource, cause);
         }
         return served.stream().filter(each -> each.resource().equals(resource.resource())).findFirst()
                 .<ResourceLookup>map(found -> new ResourceLookup.Served(resource, found))
-                .orElseGet(() -> new ResourceLookup.NotServed(resource, true));
+                .orElseGet(() -> new ResourceLookup.NotServed(resource, true, List.of()));
     }
 
     @Override

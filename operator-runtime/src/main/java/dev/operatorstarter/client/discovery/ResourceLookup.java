@@ -1,6 +1,7 @@
 package dev.operatorstarter.client.discovery;
 
 import dev.operatorstarter.client.GroupVersionResource;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -26,14 +27,19 @@ public sealed interface ResourceLookup {
     /**
      * The server answered and does not serve the resource: its group version is unknown (404), or
      * the group version's list has no such resource. Conclusive: for a custom resource, its CRD is
-     * not installed (or does not serve this version, or is not established yet).
+     * not installed, or does not serve this version ({@code servedInVersions} then names the
+     * versions it does serve), or is not established yet.
      *
      * @param groupVersionServed whether the group version exists (with other resources)
+     * @param servedInVersions other versions of the group that serve the resource, when the server
+     *     said so within the lookup's deadline; empty when none does or it could not be asked
      */
-    record NotServed(GroupVersionResource resource, boolean groupVersionServed) implements ResourceLookup {
+    record NotServed(GroupVersionResource resource, boolean groupVersionServed, List<String> servedInVersions)
+            implements ResourceLookup {
 
         public NotServed {
             Objects.requireNonNull(resource, "resource");
+            servedInVersions = List.copyOf(servedInVersions);
         }
 
         /** {@code greetings.demo.example.com}: the resource with its group, the name of its CRD. */
@@ -43,16 +49,23 @@ public sealed interface ResourceLookup {
 
         /**
          * Says it plainly, naming the resource once: {@code the CRD for greetings.demo.example.com is
-         * not installed (no resource greetings in demo.example.com/v1 on the API server at https://...)},
-         * or for the core group, which has no CRDs, {@code the API server at ... serves no resource foos in v1}.
+         * not installed (no resource greetings in demo.example.com/v1 on the API server at https://...)};
+         * when other versions serve it, {@code the CRD for greetings.demo.example.com does not serve
+         * version v1 (it serves v1alpha1; ...)}; for the core group, which has no CRDs, {@code the API
+         * server at ... serves no resource foos in v1}.
          */
         public String describe(String server) {
             if (resource.group().isEmpty()) {
                 return "the API server at " + server + " serves no resource " + resource.resource() + " in "
                         + resource.apiVersion();
             }
-            return "the CRD for " + crdName() + " is not installed (no resource " + resource.resource() + " in "
-                    + resource.apiVersion() + " on the API server at " + server + ")";
+            String where = "no resource " + resource.resource() + " in " + resource.apiVersion() + " on the API server at "
+                    + server;
+            if (!servedInVersions.isEmpty()) {
+                return "the CRD for " + crdName() + " does not serve version " + resource.version() + " (it serves "
+                        + String.join(", ", servedInVersions) + "; " + where + ")";
+            }
+            return "the CRD for " + crdName() + " is not installed (" + where + ")";
         }
     }
 

@@ -2,6 +2,7 @@ package dev.operatorstarter.client.discovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.test.ClusterConnection;
@@ -10,6 +11,7 @@ import dev.operatorstarter.test.internal.Await;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 @KubernetesTest
@@ -55,6 +57,40 @@ class DiscoveryIT {
             });
             assertThat(client.dynamic("late.operatorstarter.dev/v1", "Latecomer").list().items()).isEmpty();
             client.apiextensionsV1().customResourceDefinitions().delete(crd.getMetadata().getName());
+        }
+    }
+
+    @Test
+    void aCrdThatServesOnlyAnotherVersionIsNamedAsInstalledWithTheVersionsItServes(ClusterConnection connection) {
+        try (KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null))) {
+            CustomResourceDefinition crd = new CustomResourceDefinitionBuilder().withNewMetadata()
+                    .withName("gizmos.versions.operatorstarter.dev").endMetadata().withNewSpec()
+                    .withGroup("versions.operatorstarter.dev").withScope("Namespaced").withNewNames().withPlural("gizmos")
+                    .withSingular("gizmo").withKind("Gizmo").endNames().addNewVersion().withName("v1alpha1")
+                    .withServed(true).withStorage(true).withNewSchema().withNewOpenAPIV3Schema().withType("object")
+                    .withXKubernetesPreserveUnknownFields(true).endOpenAPIV3Schema().endSchema().endVersion().endSpec()
+                    .build();
+            client.apiextensionsV1().customResourceDefinitions().create(crd);
+            try {
+                GroupVersionResource v1 = new GroupVersionResource("versions.operatorstarter.dev", "v1", "gizmos");
+                GroupVersionResource v1alpha1 = new GroupVersionResource("versions.operatorstarter.dev", "v1alpha1",
+                        "gizmos");
+                Await.condition("the CRD to be served", Duration.ofSeconds(30), Duration.ofMillis(200),
+                        () -> client.discovery().lookup(List.of(v1alpha1), Duration.ofSeconds(10))
+                                .get(0) instanceof ResourceLookup.Served);
+
+                ResourceLookup answer = client.discovery().lookup(List.of(v1), Duration.ofSeconds(10)).get(0);
+
+                assertThat(answer).isInstanceOfSatisfying(ResourceLookup.NotServed.class, notServed -> {
+                    assertThat(notServed.groupVersionServed()).isFalse();
+                    assertThat(notServed.servedInVersions()).containsExactly("v1alpha1");
+                    assertThat(notServed.describe("https://api")).isEqualTo("the CRD for gizmos.versions.operatorstarter.dev "
+                            + "does not serve version v1 (it serves v1alpha1; no resource gizmos in "
+                            + "versions.operatorstarter.dev/v1 on the API server at https://api)");
+                });
+            } finally {
+                client.apiextensionsV1().customResourceDefinitions().delete(crd.getMetadata().getName());
+            }
         }
     }
 

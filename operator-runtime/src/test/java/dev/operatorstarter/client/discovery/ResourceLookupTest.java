@@ -57,6 +57,12 @@ class ResourceLookupTest {
                         + "\"demo.example.com/v1\",\"resources\":["
                         + "{\"name\":\"greetings\",\"kind\":\"Greeting\",\"namespaced\":true,\"verbs\":[\"list\",\"watch\"]},"
                         + "{\"name\":\"greetings/status\",\"kind\":\"Greeting\",\"namespaced\":true,\"verbs\":[\"get\"]}]}";
+                case "/apis/demo.example.com" -> body = "{\"kind\":\"APIGroup\",\"name\":\"demo.example.com\","
+                        + "\"versions\":[{\"groupVersion\":\"demo.example.com/v1\",\"version\":\"v1\"},"
+                        + "{\"groupVersion\":\"demo.example.com/v1alpha1\",\"version\":\"v1alpha1\"}]}";
+                case "/apis/demo.example.com/v1alpha1" -> body = "{\"kind\":\"APIResourceList\",\"groupVersion\":"
+                        + "\"demo.example.com/v1alpha1\",\"resources\":["
+                        + "{\"name\":\"sprockets\",\"kind\":\"Sprocket\",\"namespaced\":true,\"verbs\":[\"list\"]}]}";
                 case "/apis/down.example.com/v1" -> {
                     code = 503;
                     body = "{\"kind\":\"Status\",\"code\":503,\"reason\":\"ServiceUnavailable\"}";
@@ -116,7 +122,9 @@ class ResourceLookupTest {
                 .containsExactly("Served", "Unanswered", "NotServed", "Unanswered");
         assertThat(answers).extracting(answer -> answer.resource().resource())
                 .containsExactly("greetings", "things", "farewells", "others");
-        assertThat(requested).containsExactly("/apis/demo.example.com/v1", "/apis/down.example.com/v1");
+        // then, for the one not served, the group's other versions: is its CRD there in another version?
+        assertThat(requested).containsExactly("/apis/demo.example.com/v1", "/apis/down.example.com/v1",
+                "/apis/demo.example.com", "/apis/demo.example.com/v1alpha1");
     }
 
     @Test
@@ -143,7 +151,21 @@ class ResourceLookupTest {
     @Test
     void aResourceMissingFromAServedGroupVersionIsNotServed() {
         assertThat(lookup("demo.example.com", "farewells")).isInstanceOfSatisfying(ResourceLookup.NotServed.class,
-                notServed -> assertThat(notServed.groupVersionServed()).isTrue());
+                notServed -> {
+                    assertThat(notServed.groupVersionServed()).isTrue();
+                    assertThat(notServed.servedInVersions()).isEmpty();
+                });
+    }
+
+    @Test
+    void aResourceServedOnlyInAnotherVersionOfItsGroupIsNotServedAndSaysWhichVersionsServeIt() {
+        assertThat(lookup("demo.example.com", "sprockets")).isInstanceOfSatisfying(ResourceLookup.NotServed.class,
+                notServed -> {
+                    assertThat(notServed.servedInVersions()).containsExactly("v1alpha1");
+                    assertThat(notServed.describe("https://api:6443")).isEqualTo("the CRD for sprockets.demo.example.com "
+                            + "does not serve version v1 (it serves v1alpha1; no resource sprockets in demo.example.com/v1 "
+                            + "on the API server at https://api:6443)");
+                });
     }
 
     @Test
@@ -160,7 +182,7 @@ class ResourceLookupTest {
 
     @Test
     void theCoreGroupHasNoCrdsSoItsMessageSaysOnlyWhatTheServerLacks() {
-        assertThat(new ResourceLookup.NotServed(new GroupVersionResource("", "v1", "gadgets"), true)
+        assertThat(new ResourceLookup.NotServed(new GroupVersionResource("", "v1", "gadgets"), true, List.of())
                 .describe("https://api:6443")).isEqualTo("the API server at https://api:6443 serves no resource gadgets in v1");
     }
 }

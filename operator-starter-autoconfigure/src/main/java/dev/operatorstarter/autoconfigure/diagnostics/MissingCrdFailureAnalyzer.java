@@ -19,7 +19,10 @@ final class MissingCrdFailureAnalyzer extends AbstractFailureAnalyzer<ResourceNo
                 + cause.missing().stream().map(missing -> "\t- " + missing.describe(cause.server()))
                         .collect(Collectors.joining("\n"));
         boolean crds = cause.missing().stream().map(NotServed::resource).anyMatch(r -> !r.group().isEmpty());
-        String action = (crds ? "Install the CRD before the operator starts, for example with kubectl apply -f "
+        boolean otherVersions = cause.missing().stream().anyMatch(missing -> !missing.servedInVersions().isEmpty());
+        String action = (otherVersions ? "Make the resource class's @Version one the CRD serves, or add that version "
+                + "to the CRD's spec.versions with served: true (and apply it again). " : "")
+                + (crds ? "Install the CRD before the operator starts, for example with kubectl apply -f "
                 + "<the CRD's YAML> (a Helm chart may install it from its crds/ folder). If it is installed, check that it "
                 + "serves the version the resource class names (@Group, @Version) in spec.versions[].served and is "
                 + "Established. " : "Check the resource class's @Group and @Version against kubectl api-resources. ")

@@ -96,9 +96,10 @@ class OperatorLifecycleIT {
                 "server.port=0", "operator.informers.on-missing-crd=wait",
                 "operator.informers.wait-for-sync-on-startup=false", "operator.leader-election.enabled=false",
                 "operator.informers.namespaces=" + namespace.name(),
-                "management.endpoint.health.show-details=always").web(WebApplicationType.REACTIVE).run()) {
-            String readiness = "http://localhost:" + context.getEnvironment().getProperty("local.server.port")
-                    + "/actuator/health/readiness";
+                "management.endpoint.health.show-details=always",
+                "management.endpoints.web.exposure.include=health,operator").web(WebApplicationType.REACTIVE).run()) {
+            String actuator = "http://localhost:" + context.getEnvironment().getProperty("local.server.port") + "/actuator";
+            String readiness = actuator + "/health/readiness";
             // The CRD does not exist yet: readiness is DOWN and says which CRD start-up waits for.
             HttpResponse<String> down = await().atMost(WAIT).until(() -> get(readiness),
                     response -> response.body().contains("\"waitingFor\""));
@@ -108,6 +109,9 @@ class OperatorLifecycleIT {
             assertThat(informers.path("details").path("waitingFor").get(0).asString())
                     .startsWith("the CRD for " + crdName + " is not installed (no resource sprockets in "
                             + "starter.operatorstarter.dev/v1 on the API server at ");
+            // the operator endpoint says the same
+            assertThat(JSON.readTree(get(actuator + "/operator").body()).path("waitingFor").get(0).asString())
+                    .isEqualTo(informers.path("details").path("waitingFor").get(0).asString());
 
             admin.apiextensionsV1().customResourceDefinitions().create(sprocketsCrd());
 
@@ -115,6 +119,7 @@ class OperatorLifecycleIT {
                     response -> response.statusCode() == 200);
             assertThat(JSON.readTree(up.body()).path("components").path("informers").path("details").has("waitingFor"))
                     .isFalse();
+            assertThat(JSON.readTree(get(actuator + "/operator").body()).path("waitingFor").size()).isZero();
             OperatorStatus status = context.getBean(OperatorStatus.class);
             await().atMost(WAIT).until(() -> status.controllers().get(0).running());
 

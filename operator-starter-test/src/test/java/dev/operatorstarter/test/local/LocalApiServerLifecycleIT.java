@@ -54,10 +54,12 @@ class LocalApiServerLifecycleIT {
     }
 
     @Test
-    void aJvmKilledWithSigkillLeavesNoServerProcessBehind() throws IOException {
+    void aJvmKilledWithSigkillLeavesNoServerProcessBehind(@TempDir Path temporary) throws IOException {
+        // A temporary folder of its own: a server starting meanwhile in another JVM (the other IT
+        // fork) sweeps abandoned runs from the shared one, and would take this run before we look.
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path")));
+                "-Djava.io.tmpdir=" + temporary, "-cp", System.getProperty("java.class.path")));
         passThrough(command, LocalApiServerOptions.CACHE_DIR_PROPERTY);
         passThrough(command, LocalApiServerOptions.BINARY_DIR_PROPERTY);
         command.add(LocalApiServerMain.class.getName());

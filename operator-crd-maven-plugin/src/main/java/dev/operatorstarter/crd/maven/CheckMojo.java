@@ -23,12 +23,12 @@ public class CheckMojo extends AbstractCrdMojo {
             getLog().info("Skipping the CRDs (operator.crd.skip)");
             return;
         }
-        List<String> stale = render().stale(outputDirectory.toPath());
+        List<String> stale = render().stale(outputDirectory.toPath().toAbsolutePath().normalize());
         if (!stale.isEmpty()) {
             throw new MojoFailureException("The CRD files are not current:\n  " + String.join("\n  ", stale)
                     + "\nWrite them again with this plugin's generate goal, configured as this check is, and commit "
                     + "them (the header of a generated file may say how).");
         }
-        getLog().info("The CRD files in " + outputDirectory + " are current");
+        getLog().info("The CRD files in " + outputDirectory.toPath().toAbsolutePath().normalize() + " are current");
     }
 }

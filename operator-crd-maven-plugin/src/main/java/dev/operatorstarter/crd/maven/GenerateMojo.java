@@ -23,9 +23,9 @@ public class GenerateMojo extends AbstractCrdMojo {
             return;
         }
         CrdFiles files = render();
-        List<Path> written = files.write(outputDirectory.toPath());
+        List<Path> written = files.write(outputDirectory.toPath().toAbsolutePath().normalize());
         for (CrdFiles.CrdFile file : files.files()) {
-            Path path = outputDirectory.toPath().resolve(file.fileName());
+            Path path = outputDirectory.toPath().toAbsolutePath().normalize().resolve(file.fileName());
             getLog().info((written.contains(path) ? "Wrote " : "Current: ") + path + " (" + String.join(", ",
                     file.classes()) + ")");
         }

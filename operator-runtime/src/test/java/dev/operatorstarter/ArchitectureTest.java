@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * module on the class path): {@code client} ← {@code cache} ← {@code controller} ← {@code manager};
  * {@code controller} → {@code workqueue}; {@code leaderelection} and {@code event} use only
  * {@code client}; {@code time} and {@code internal} may be used by every package and use nothing
- * of ours but {@code time}. Nothing uses {@code manager}.
+ * of ours but {@code time}; {@code crd} (annotations) uses nothing of ours. Nothing uses {@code manager}.
  *
  * <p>Each rule names what one package may use of ours; anything outside {@code dev.operatorstarter}
  * (the JDK, Reactor, Jackson, fabric8's models...) is not judged here. A new package needs a rule
@@ -41,9 +41,14 @@ class ArchitectureTest {
     private static final String EVENT = "dev.operatorstarter.event..";
     private static final String CONTROLLER = "dev.operatorstarter.controller..";
     private static final String MANAGER = "dev.operatorstarter.manager..";
+    private static final String CRD = "dev.operatorstarter.crd..";
 
     @ArchTest
     static final ArchRule timeUsesNothingElseOfOurs = usesOfOursOnly(TIME);
+
+    /** Annotations for the CRD generator: they stand alone, so a model class needs nothing else of ours. */
+    @ArchTest
+    static final ArchRule crdUsesNothingElseOfOurs = usesOfOursOnly(CRD);
 
     @ArchTest
     static final ArchRule internalUsesOnlyTime = usesOfOursOnly(INTERNAL, TIME);
@@ -77,7 +82,7 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule everyClassOfTheRuntimeIsInAPackageThatHasARuleHere = classes()
             .should().resideInAnyPackage(TIME, INTERNAL, CLIENT, WORKQUEUE, CACHE, LEADERELECTION, EVENT, CONTROLLER,
-                    MANAGER, "dev.operatorstarter")
+                    MANAGER, CRD, "dev.operatorstarter")
             .because("a new package needs its place in the direction decided here first");
 
     /** Classes in {@code origin} use nothing of ours outside {@code origin} and {@code allowed}. */

@@ -5,7 +5,7 @@ import org.springframework.boot.SpringApplication;
 
 /**
  * Runs the operator on your machine against a local API server that this process starts, with
- * the CRDs of chart/crds installed: {@code mvn spring-boot:test-run}. The log prints how to point
+ * the CRDs of chart/crds (generated from the classes by the build) installed: {@code mvn spring-boot:test-run}. The log prints how to point
  * kubectl at the server. Ctrl-C stops both.
  */
 public class Local${kind}Operator {

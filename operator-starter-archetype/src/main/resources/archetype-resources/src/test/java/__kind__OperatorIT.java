@@ -18,7 +18,7 @@ import org.springframework.boot.test.context.SpringBootTest;
  * etcd and kube-apiserver processes), installs the CRD and gives each test a namespace of its own.
  */
 @SpringBootTest
-@KubernetesTest(crds = "crds/${kind}.yaml")
+@KubernetesTest(crds = "crds/${kind.toLowerCase()}s.${apiGroup}.yaml")
 class ${kind}OperatorIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

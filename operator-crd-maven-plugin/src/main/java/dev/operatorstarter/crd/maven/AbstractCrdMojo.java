@@ -65,6 +65,19 @@ abstract class AbstractCrdMojo extends AbstractMojo {
     @Parameter(property = "operator.crd.skip", defaultValue = "false")
     boolean skip;
 
+    /** Whether the goal has nothing to do here: skipped, or a project without classes (a parent pom). */
+    boolean nothingToDo() {
+        if (skip) {
+            getLog().info("Skipping the CRDs (operator.crd.skip)");
+            return true;
+        }
+        if ("pom".equals(project.getPackaging())) {
+            getLog().debug("No classes in a project of packaging pom: no CRDs");
+            return true;
+        }
+        return false;
+    }
+
     /** Renders the CRDs of the project's classes; fails the build, naming the class, if one cannot be described. */
     CrdFiles render() throws MojoExecutionException, MojoFailureException {
         try (URLClassLoader loader = projectClassLoader()) {

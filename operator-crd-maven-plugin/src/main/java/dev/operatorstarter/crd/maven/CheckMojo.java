@@ -19,8 +19,7 @@ public class CheckMojo extends AbstractCrdMojo {
 
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
-        if (skip) {
-            getLog().info("Skipping the CRDs (operator.crd.skip)");
+        if (nothingToDo()) {
             return;
         }
         List<String> stale = render().stale(outputDirectory.toPath().toAbsolutePath().normalize());

@@ -71,6 +71,9 @@ final class CrdFiles {
      */
     List<Path> write(Path directory) {
         List<Path> written = new ArrayList<>();
+        if (files.isEmpty()) {
+            return written; // and no empty folder left behind
+        }
         try {
             Files.createDirectories(directory);
             for (CrdFile file : files) {

@@ -18,8 +18,7 @@ public class GenerateMojo extends AbstractCrdMojo {
 
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
-        if (skip) {
-            getLog().info("Skipping the CRDs (operator.crd.skip)");
+        if (nothingToDo()) {
             return;
         }
         CrdFiles files = render();

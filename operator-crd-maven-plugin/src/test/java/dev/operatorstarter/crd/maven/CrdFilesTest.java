@@ -76,6 +76,14 @@ class CrdFilesTest {
     }
 
     @Test
+    void withNoResourcesNothingIsWrittenNotEvenTheFolder(@TempDir Path directory) {
+        Path crds = directory.resolve("chart/crds");
+
+        assertThat(CrdFiles.render(List.of(), OPTIONS).write(crds)).isEmpty();
+        assertThat(crds).doesNotExist();
+    }
+
+    @Test
     void checkingNamesTheMissingFileAndTheFirstLineThatDiffers(@TempDir Path directory) {
         CrdFiles files = CrdFiles.render(List.of(Gadgets.V1.class, Gadgets.V1alpha1.class, Gadgets.Gizmo.class),
                 OPTIONS);

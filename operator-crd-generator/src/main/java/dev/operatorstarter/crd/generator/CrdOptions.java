@@ -3,6 +3,7 @@ package dev.operatorstarter.crd.generator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the generator adds around the CRD it derives from the classes. Build with
@@ -13,8 +14,12 @@ import java.util.TreeMap;
  * @param labels metadata labels of the CRD; written sorted by key; default none
  * @param header a comment written above the YAML document, one {@code #} line per line of text
  *     (for example "Generated from ...; do not edit"); default none (empty)
+ * @param conversionWebhook where the API server converts between the versions, making
+ *     {@code spec.conversion} {@code strategy: Webhook}; default none, the server's {@code None}
+ *     strategy (the versions share the stored object as it is)
  */
-public record CrdOptions(Map<String, String> annotations, Map<String, String> labels, String header) {
+public record CrdOptions(Map<String, String> annotations, Map<String, String> labels, String header,
+        @Nullable ConversionWebhook conversionWebhook) {
 
     public CrdOptions {
         annotations = sortedCopy(annotations, "annotations");
@@ -47,6 +52,7 @@ public record CrdOptions(Map<String, String> annotations, Map<String, String> la
         private final Map<String, String> annotations = new TreeMap<>();
         private final Map<String, String> labels = new TreeMap<>();
         private String header = "";
+        private @Nullable ConversionWebhook conversionWebhook;
 
         private Builder() {
         }
@@ -68,8 +74,14 @@ public record CrdOptions(Map<String, String> annotations, Map<String, String> la
             return this;
         }
 
+        /** Converts between the versions through this webhook. */
+        public Builder conversionWebhook(ConversionWebhook conversionWebhook) {
+            this.conversionWebhook = conversionWebhook;
+            return this;
+        }
+
         public CrdOptions build() {
-            return new CrdOptions(annotations, labels, header);
+            return new CrdOptions(annotations, labels, header, conversionWebhook);
         }
     }
 }

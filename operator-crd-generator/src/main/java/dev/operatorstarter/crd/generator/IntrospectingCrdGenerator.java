@@ -7,7 +7,11 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionNames;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionSpec;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.ServiceReference;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.WebhookClientConfig;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.WebhookConversion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceSubresourceScale;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceSubresourceStatus;
@@ -60,6 +64,9 @@ final class IntrospectingCrdGenerator implements CrdGenerator {
         spec.setNames(names);
         spec.setScope(any.type().namespaced() ? "Namespaced" : "Cluster");
         spec.setVersions(facts.stream().map(IntrospectingCrdGenerator::version).toList());
+        if (options.conversionWebhook() != null) {
+            spec.setConversion(conversion(options.conversionWebhook()));
+        }
 
         ObjectMeta metadata = new ObjectMeta();
         metadata.setName(any.crdName());
@@ -70,6 +77,27 @@ final class IntrospectingCrdGenerator implements CrdGenerator {
         crd.setMetadata(metadata);
         crd.setSpec(spec);
         return crd;
+    }
+
+    private static CustomResourceConversion conversion(ConversionWebhook webhook) {
+        WebhookClientConfig client = new WebhookClientConfig();
+        if (webhook.url() != null) {
+            client.setUrl(webhook.url());
+        } else {
+            ServiceReference service = new ServiceReference();
+            service.setNamespace(webhook.serviceNamespace());
+            service.setName(webhook.serviceName());
+            service.setPath(webhook.path());
+            service.setPort(webhook.port());
+            client.setService(service);
+        }
+        WebhookConversion conversion = new WebhookConversion();
+        conversion.setClientConfig(client);
+        conversion.setConversionReviewVersions(List.of("v1"));
+        CustomResourceConversion strategy = new CustomResourceConversion();
+        strategy.setStrategy("Webhook");
+        strategy.setWebhook(conversion);
+        return strategy;
     }
 
     @Override

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.operatorstarter.crd.generator.shapes.ClusterScoped;
 import dev.operatorstarter.crd.generator.shapes.StaticSite;
+import dev.operatorstarter.crd.generator.shapes.Widgets;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -76,14 +78,56 @@ class CrdGeneratorTest {
         Map<String, String> nullValue = new HashMap<>();
         nullValue.put("key", null);
 
-        assertThatThrownBy(() -> new CrdOptions(nullValue, Map.of(), ""))
+        assertThatThrownBy(() -> new CrdOptions(nullValue, Map.of(), "", null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("annotations ");
         assertThatThrownBy(() -> CrdOptions.builder().label("", "x").build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("labels ");
     }
 
     @Test
+    void aConversionWebhookServiceMakesTheConversionStrategyWebhookWithReviewVersionV1() {
+        CrdGenerator generator = CrdGenerator.create(CrdOptions.builder()
+                .conversionWebhook(ConversionWebhook.service("operators", "sites-webhook", "/convert")).build());
+
+        String yaml = generator.toYaml(generator.generate(List.of(Widgets.V1.class, Widgets.V1beta1.class)));
+
+        assertThat(yaml).contains("""
+                spec:
+                  conversion:
+                    strategy: Webhook
+                    webhook:
+                      clientConfig:
+                        service:
+                          name: sites-webhook
+                          namespace: operators
+                          path: /convert
+                          port: 443
+                      conversionReviewVersions:
+                        - v1
+                  group: shapes.operatorstarter.dev
+                """);
+        assertThat(CrdGenerator.create(CrdOptions.builder()
+                .conversionWebhook(ConversionWebhook.url("https://127.0.0.1:9443/convert")).build())
+                .generate(Widgets.V1.class).getSpec().getConversion().getWebhook().getClientConfig().getUrl())
+                .isEqualTo("https://127.0.0.1:9443/convert");
+    }
+
+    @Test
+    void aConversionWebhookIsAUrlOrAServiceAndSaysWhatIsWrong() {
+        assertThatThrownBy(() -> new ConversionWebhook(null, null, null, null, 443))
+                .hasMessage("a conversion webhook has either a url or a service, not neither");
+        assertThatThrownBy(() -> new ConversionWebhook("https://a", "ns", "name", "/p", 443))
+                .hasMessage("a conversion webhook has either a url or a service, not both");
+        assertThatThrownBy(() -> ConversionWebhook.url("http://127.0.0.1/convert"))
+                .hasMessageContaining("must start with https://");
+        assertThatThrownBy(() -> ConversionWebhook.service("ns", "name", "convert"))
+                .hasMessageContaining("path must start with /");
+        assertThatThrownBy(() -> new ConversionWebhook(null, "ns", "name", "/p", 0))
+                .hasMessageContaining("port must be 1 to 65535");
+    }
+
+    @Test
     void theDefaultOptionsAddNothing() {
-        assertThat(CrdOptions.defaults()).isEqualTo(new CrdOptions(Map.of(), Map.of(), ""));
+        assertThat(CrdOptions.defaults()).isEqualTo(new CrdOptions(Map.of(), Map.of(), "", null));
     }
 }

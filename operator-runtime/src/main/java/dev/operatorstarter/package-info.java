@@ -18,6 +18,9 @@
  *       {@code test-fixtures} artifact.</li>
  *   <li>{@code dev.operatorstarter.manager}: the {@code Manager}, which runs informers, leader
  *       election, events and controllers in order and stops them in reverse.</li>
+ *   <li>{@code dev.operatorstarter.webhook}: admission (validating and mutating handlers, JSON
+ *       Patch) and conversion (converters between versions) webhooks as plain functions from a
+ *       review to its answer; serving them is the starter's part.</li>
  *   <li>{@code dev.operatorstarter.internal}: machinery the packages share (JSON, PEM, backoff, the
  *       token bucket, duration checks, daemon thread factories, polling). <b>Not API</b>: public only so the
  *       packages can share it, and it may change in any release.</li>
@@ -27,6 +30,6 @@
  * {@code manager}; {@code controller} &rarr; {@code workqueue}, which uses nothing else;
  * {@code leaderelection} and {@code event} use only {@code client}; every package may use
  * {@code time} and {@code internal}, which use nothing else but {@code internal} &rarr;
- * {@code time}; nothing uses {@code manager}. {@code ArchitectureTest} (a unit test) enforces it.
+ * {@code time}; {@code webhook} uses nothing else; nothing uses {@code manager}. {@code ArchitectureTest} (a unit test) enforces it.
  */
 package dev.operatorstarter;

@@ -12,6 +12,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +32,9 @@ import reactor.netty.tcp.SslProvider;
  * {@code reload-interval} and runs the caBundle injection: at start, every {@code retry-period}
  * while something is pending, every {@code check-period} once done, and at once after the CA
  * changed.
+ *
+ * <p>{@link #stop()} stops accepting connections, lets requests in flight finish (up to
+ * {@code shutdown-timeout}) and closes every open connection, keep-alive ones included.
  *
  * <p>{@link #start()} fails (and with it the application's start-up) when the certificate cannot
  * be read or made, or the port cannot be bound; the message says which. Not pauseable: a paused
@@ -98,7 +103,10 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
             WebhookRequestHandler handler = new WebhookRequestHandler(endpoints, properties.maxRequestSize().toBytes(),
                     workers, metrics, time);
             try {
+                // the group lets a stop close open keep-alive connections too (after their request in flight):
+                // without it, the API server would go on calling a stopped server on its old connections
                 server = HttpServer.create().host(properties.address()).port(properties.port())
+                        .channelGroup(new DefaultChannelGroup(GlobalEventExecutor.INSTANCE))
                         .secure(spec -> spec.sslContext((SslProvider.GenericSslContextSpec<?>) Http11SslContextSpec.forServer(serving)))
                         .handle(handler).bindNow(Duration.ofSeconds(10));
             } catch (RuntimeException e) {

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/** The stored version of the gadgets of crds/gadgets.yaml: the colour moved into paint, with a finish. */
+/** The stored version of the gadgets of webhooks/gadgets-crd.yaml: the colour moved into paint, with a finish. */
 @Group("webhooks.operatorstarter.dev")
 @Version("v1")
 @Kind("Gadget")

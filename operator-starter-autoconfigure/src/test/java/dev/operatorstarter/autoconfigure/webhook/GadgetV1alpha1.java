@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/** The old version of the gadgets of crds/gadgets.yaml: a gadget has a colour. */
+/** The old version of the gadgets of webhooks/gadgets-crd.yaml: a gadget has a colour. */
 @Group("webhooks.operatorstarter.dev")
 @Version("v1alpha1")
 @Kind("Gadget")

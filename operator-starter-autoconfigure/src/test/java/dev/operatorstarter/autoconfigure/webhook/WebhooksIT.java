@@ -15,7 +15,6 @@ import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
@@ -60,6 +59,7 @@ class WebhooksIT {
     private static final String MUTATING = "widgets-default-" + RUN;
     private static final String GADGETS = "gadgets.webhooks.operatorstarter.dev";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
     private static KubernetesClient admin;
     private static ConfigurableApplicationContext application;
@@ -76,20 +76,13 @@ class WebhooksIT {
                 "operator.webhook.ca-injection.custom-resource-definitions=" + GADGETS);
         webhookPort = application.getBean(WebhookServer.class).port();
         // created after the application started (their URL names its port), without a caBundle: it injects it
-        admin.resources(ValidatingWebhookConfiguration.class).create(new ValidatingWebhookConfigurationBuilder()
-                .withNewMetadata().withName(VALIDATING).endMetadata()
-                .withWebhooks(validating("widgets.validate.webhooks.operatorstarter.dev", webhookPort,
-                        "/validate-widgets", "Fail", widgets("CREATE", "UPDATE"), ENROLLED))
-                .build());
-        admin.resources(MutatingWebhookConfiguration.class).create(new MutatingWebhookConfigurationBuilder()
-                .withNewMetadata().withName(MUTATING).endMetadata()
-                .addNewWebhook().withName("widgets.default.webhooks.operatorstarter.dev")
-                .withNewClientConfig().withUrl("https://127.0.0.1:" + webhookPort + "/default-widgets").endClientConfig()
-                .withRules(widgets("CREATE")).withNewObjectSelector().withMatchLabels(ENROLLED).endObjectSelector()
-                .withFailurePolicy("Fail").withSideEffects("None").withAdmissionReviewVersions("v1")
-                .withTimeoutSeconds(5).endWebhook()
-                .build());
-        admin.apiextensionsV1().customResourceDefinitions().create(gadgetsCrd(webhookPort));
+        String[] configurations = resource("/webhooks/widget-webhooks.yaml", webhookPort).split("\n---\n");
+        admin.resources(ValidatingWebhookConfiguration.class).create(YAML.readValue(configurations[0],
+                ValidatingWebhookConfiguration.class));
+        admin.resources(MutatingWebhookConfiguration.class).create(YAML.readValue(configurations[1],
+                MutatingWebhookConfiguration.class));
+        admin.apiextensionsV1().customResourceDefinitions().create(YAML.readValue(
+                resource("/webhooks/gadgets-crd.yaml", webhookPort), CustomResourceDefinition.class));
         await().atMost(WAIT).until(() -> established(GADGETS));
         // ready once the CA is injected everywhere; the API server then needs a moment to see the change
         await().atMost(WAIT).until(() -> get("/actuator/health/readiness").statusCode() == 200);
@@ -265,11 +258,6 @@ class WebhooksIT {
                 .addToData(key, "value").build();
     }
 
-    private static RuleWithOperations widgets(String... operations) {
-        return new RuleWithOperationsBuilder().withApiGroups("starter.operatorstarter.dev").withApiVersions("v1")
-                .withResources("widgets").withOperations(operations).build();
-    }
-
     private static ValidatingWebhook validating(String name, int port, String path, String failurePolicy,
             RuleWithOperations rule, Map<String, String> objectLabels) {
         return new ValidatingWebhookBuilder().withName(name)
@@ -279,11 +267,11 @@ class WebhooksIT {
                 .withTimeoutSeconds(5).build();
     }
 
-    private static CustomResourceDefinition gadgetsCrd(int port) throws IOException {
-        try (InputStream in = WebhooksIT.class.getResourceAsStream("/crds/gadgets.yaml")) {
-            String yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("WEBHOOK_PORT",
-                    Integer.toString(port));
-            return YAMLMapper.builder().build().readValue(yaml, CustomResourceDefinition.class);
+    /** A test resource with this run's webhook port and id filled in. */
+    private static String resource(String name, int port) throws IOException {
+        try (InputStream in = WebhooksIT.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("WEBHOOK_PORT", Integer.toString(port))
+                    .replace("RUN", RUN);
         }
     }
 

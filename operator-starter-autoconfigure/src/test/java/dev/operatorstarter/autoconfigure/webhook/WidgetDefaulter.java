@@ -5,6 +5,7 @@ import dev.operatorstarter.webhook.Admission;
 import dev.operatorstarter.webhook.MutatingHandler;
 import dev.operatorstarter.webhook.Mutation;
 import java.util.HashMap;
+import java.util.Map;
 
 /** Gives a widget without a colour the default colour, and labels what it defaulted. */
 @AdmissionWebhook(path = "/default-widgets")
@@ -17,7 +18,7 @@ public class WidgetDefaulter implements MutatingHandler<Widget> {
         Widget widget = admission.subject();
         if (widget.getSpec().get("colour") == null) {
             widget.getSpec().put("colour", "grey");
-            var labels = new HashMap<>(widget.getMetadata().getLabels() == null ? java.util.Map.<String, String>of()
+            Map<String, String> labels = new HashMap<>(widget.getMetadata().getLabels() == null ? Map.of()
                     : widget.getMetadata().getLabels());
             labels.put(DEFAULTED, "colour");
             widget.getMetadata().setLabels(labels);

@@ -2,6 +2,7 @@ package dev.operatorstarter.webhook;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
+import java.util.Objects;
 
 /**
  * An admission webhook as a plain function: an {@code admission.k8s.io/v1} {@link AdmissionReview}
@@ -28,7 +29,10 @@ public interface AdmissionEndpoint extends WebhookEndpoint {
 
     /** An endpoint that allows or denies requests for {@code type} with {@code handler}. */
     static <T extends HasMetadata> AdmissionEndpoint validating(Class<T> type, ValidatingHandler<T> handler) {
-        return new ValidatingEndpoint<>(new AdmissionDecoder<>(type), handler);
+        Objects.requireNonNull(handler, "handler");
+        return new HandlerEndpoint<>(new AdmissionDecoder<>(type), false, handler, (admission, sent) ->
+                AdmissionReviews.response(admission.uid(), Objects.requireNonNull(handler.validate(admission),
+                        "the handler returned no verdict")));
     }
 
     /**
@@ -36,7 +40,7 @@ public interface AdmissionEndpoint extends WebhookEndpoint {
      * sent to the object {@code handler} returns.
      */
     static <T extends HasMetadata> AdmissionEndpoint mutating(Class<T> type, MutatingHandler<T> handler) {
-        return new MutatingEndpoint<>(new AdmissionDecoder<>(type), handler);
+        return new HandlerEndpoint<>(new AdmissionDecoder<>(type), true, handler, new MutatingResponder<>(handler));
     }
 
     /** The class requests are decoded into. */

@@ -16,7 +16,10 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes the serving certificate's CA as {@code caBundle} into the named webhook configurations
@@ -40,24 +43,14 @@ final class CaBundleInjector {
         String bundle = Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.US_ASCII));
         List<String> pending = new ArrayList<>();
         for (String name : targets.validatingWebhookConfigurations()) {
-            inject(client.resources(ValidatingWebhookConfiguration.class), name, pending, configuration -> {
-                boolean changed = false;
-                for (ValidatingWebhook webhook : nonNull(configuration.getWebhooks())) {
-                    webhook.setClientConfig(clientConfig(webhook.getClientConfig()));
-                    changed |= set(webhook.getClientConfig(), bundle);
-                }
-                return changed;
-            });
+            inject(client.resources(ValidatingWebhookConfiguration.class), name, pending, configuration -> set(
+                    configuration.getWebhooks(), ValidatingWebhook::getClientConfig, ValidatingWebhook::setClientConfig,
+                    bundle));
         }
         for (String name : targets.mutatingWebhookConfigurations()) {
-            inject(client.resources(MutatingWebhookConfiguration.class), name, pending, configuration -> {
-                boolean changed = false;
-                for (MutatingWebhook webhook : nonNull(configuration.getWebhooks())) {
-                    webhook.setClientConfig(clientConfig(webhook.getClientConfig()));
-                    changed |= set(webhook.getClientConfig(), bundle);
-                }
-                return changed;
-            });
+            inject(client.resources(MutatingWebhookConfiguration.class), name, pending, configuration -> set(
+                    configuration.getWebhooks(), MutatingWebhook::getClientConfig, MutatingWebhook::setClientConfig,
+                    bundle));
         }
         for (String name : targets.customResourceDefinitions()) {
             inject(client.apiextensionsV1().customResourceDefinitions(), name, pending, crd -> {
@@ -119,20 +112,25 @@ final class CaBundleInjector {
         }
     }
 
-    private static WebhookClientConfig clientConfig(WebhookClientConfig config) {
-        return config == null ? new WebhookClientConfig() : config;
-    }
-
-    private static boolean set(WebhookClientConfig config, String bundle) {
-        if (bundle.equals(config.getCaBundle())) {
-            return false;
+    /**
+     * Sets {@code bundle} in the client configuration of every webhook (validating and mutating
+     * webhooks are two fabric8 classes with the same field); whether any changed.
+     */
+    private static <W> boolean set(@Nullable List<W> webhooks, Function<W, @Nullable WebhookClientConfig> get,
+            BiConsumer<W, WebhookClientConfig> put, String bundle) {
+        boolean changed = false;
+        for (W webhook : webhooks == null ? List.<W>of() : webhooks) {
+            WebhookClientConfig config = get.apply(webhook);
+            if (config == null) {
+                config = new WebhookClientConfig();
+                put.accept(webhook, config);
+            }
+            if (!bundle.equals(config.getCaBundle())) {
+                config.setCaBundle(bundle);
+                changed = true;
+            }
         }
-        config.setCaBundle(bundle);
-        return true;
-    }
-
-    private static <T> List<T> nonNull(List<T> list) {
-        return list == null ? List.of() : list;
+        return changed;
     }
 
     @Override

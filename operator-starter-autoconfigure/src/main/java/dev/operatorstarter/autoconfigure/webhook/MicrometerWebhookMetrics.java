@@ -21,21 +21,15 @@ final class MicrometerWebhookMetrics implements WebhookMetrics {
 
     private static final String WEBHOOK = "webhook";
     /** Prometheus client_golang's DefBuckets, which controller-runtime's webhook latency uses. */
-    static final Duration[] BUCKETS = seconds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10);
+    static final Duration[] BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+        Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
+        Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
 
     private final MeterRegistry registry;
     private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
 
     MicrometerWebhookMetrics(MeterRegistry registry) {
         this.registry = registry;
-    }
-
-    private static Duration[] seconds(double... seconds) {
-        Duration[] durations = new Duration[seconds.length];
-        for (int i = 0; i < seconds.length; i++) {
-            durations[i] = Duration.ofNanos(Math.round(seconds[i] * 1e9));
-        }
-        return durations;
     }
 
     @Override

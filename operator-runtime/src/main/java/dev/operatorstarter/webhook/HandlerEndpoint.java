@@ -1,29 +1,38 @@
 package dev.operatorstarter.webhook;
 
-import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
-import java.util.Base64;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@link AdmissionEndpoint#mutating}: the handler's object becomes a JSON Patch from the object as
- * sent, through {@link HandlerChanges} so only what the handler changed is patched.
+ * {@link AdmissionEndpoint} over one handler: the request decoded into the handler's class (a 400
+ * denial when it cannot be), then the handler's answer turned into the response (a 500 denial when
+ * the handler throws). What the answer is differs by kind: a verdict for a validating handler
+ * ({@link AdmissionEndpoint#validating}), a verdict and a patch for a mutating one
+ * ({@link MutatingResponder}).
  */
-final class MutatingEndpoint<T extends HasMetadata> implements AdmissionEndpoint {
+final class HandlerEndpoint<T extends HasMetadata> implements AdmissionEndpoint {
 
-    private static final String JSON_PATCH = "JSONPatch";
+    /** The response to a decoded request; {@code sent} is its object as the API server sent it, or null. */
+    @FunctionalInterface
+    interface Responder<T> {
+        AdmissionResponse respond(Admission<T> admission, @Nullable JsonNode sent) throws Exception;
+    }
 
     private final AdmissionDecoder<T> decoder;
-    private final MutatingHandler<T> handler;
+    private final boolean mutating;
+    private final Object handler;
+    private final Responder<T> responder;
 
-    MutatingEndpoint(AdmissionDecoder<T> decoder, MutatingHandler<T> handler) {
+    HandlerEndpoint(AdmissionDecoder<T> decoder, boolean mutating, Object handler, Responder<T> responder) {
         this.decoder = decoder;
+        this.mutating = mutating;
         this.handler = Objects.requireNonNull(handler, "handler");
+        this.responder = responder;
     }
 
     @Override
@@ -33,7 +42,7 @@ final class MutatingEndpoint<T extends HasMetadata> implements AdmissionEndpoint
 
     @Override
     public boolean mutating() {
-        return true;
+        return mutating;
     }
 
     @Override
@@ -54,29 +63,15 @@ final class MutatingEndpoint<T extends HasMetadata> implements AdmissionEndpoint
         } catch (AdmissionDecoder.Undecodable e) {
             return AdmissionReviews.denial(request.getUid(), 400, "BadRequest", e.getMessage());
         }
-        // as decoded, before the handler can change the object in place
-        JsonNode decoded = admission.object() == null ? null : AdmissionDecoder.json(admission.object());
-        Mutation<T> mutation;
-        JsonNode changed;
         try {
-            mutation = Objects.requireNonNull(handler.mutate(admission), "the handler returned no mutation");
-            changed = mutation.object() == null ? null : AdmissionDecoder.json(mutation.object());
+            return responder.respond(admission, object);
         } catch (Exception | StackOverflowError | LinkageError | AssertionError e) {
             return AdmissionReviews.handlerFailed(request, e);
         }
-        AdmissionResponse response = AdmissionReviews.response(admission.uid(), mutation.verdict());
-        if (mutation.verdict().allowed() && object != null && decoded != null && changed != null) {
-            JsonPatch patch = JsonPatch.diff(object, HandlerChanges.over(object, decoded, changed));
-            if (!patch.isEmpty()) {
-                response.setPatchType(JSON_PATCH);
-                response.setPatch(Base64.getEncoder().encodeToString(Json.MAPPER.writeValueAsBytes(patch.toJson())));
-            }
-        }
-        return response;
     }
 
     @Override
     public String toString() {
-        return "mutating " + decoder.type().getSimpleName() + " with " + handler;
+        return (mutating ? "mutating " : "validating ") + decoder.type().getSimpleName() + " with " + handler;
     }
 }

@@ -73,7 +73,8 @@ class WebhooksIT {
                 "management.endpoint.health.show-details=always",
                 "operator.webhook.ca-injection.validating-webhook-configurations=" + VALIDATING,
                 "operator.webhook.ca-injection.mutating-webhook-configurations=" + MUTATING,
-                "operator.webhook.ca-injection.custom-resource-definitions=" + GADGETS);
+                "operator.webhook.ca-injection.custom-resource-definitions=" + GADGETS,
+                "operator.webhook.ca-injection.check-period=500ms");
         webhookPort = application.getBean(WebhookServer.class).port();
         // created after the application started (their URL names its port), without a caBundle: it injects it
         String[] configurations = resource("/webhooks/widget-webhooks.yaml", webhookPort).split("\n---\n");
@@ -179,6 +180,42 @@ class WebhooksIT {
                 "controller_runtime_webhook_requests_total{code=\"200\",webhook=\"/default-widgets\"}",
                 "controller_runtime_webhook_latency_seconds_count{webhook=\"/validate-widgets\"}",
                 "controller_runtime_webhook_requests_in_flight{webhook=\"/convert-gadgets\"} 0");
+    }
+
+    @Test
+    void aConfigurationReappliedWithoutTheCaBundleGetsItBack() {
+        ResourceClient<ValidatingWebhookConfiguration> configurations = admin.resources(
+                ValidatingWebhookConfiguration.class);
+        String injected = configurations.get(VALIDATING).getWebhooks().get(0).getClientConfig().getCaBundle();
+        assertThat(new String(java.util.Base64.getDecoder().decode(injected), StandardCharsets.US_ASCII))
+                .isEqualTo(application.getBean(WebhookServer.class).caCertificatePem());
+
+        dev.operatorstarter.client.RetryOnConflict.run(() -> {
+            ValidatingWebhookConfiguration current = configurations.get(VALIDATING);
+            current.getWebhooks().get(0).getClientConfig().setCaBundle(null);
+            return configurations.update(current);
+        });
+
+        await().atMost(WAIT).until(() -> injected.equals(
+                configurations.get(VALIDATING).getWebhooks().get(0).getClientConfig().getCaBundle()));
+    }
+
+    @Test
+    void aCrdWhoseConversionIsNotAWebhookIsReportedNotForced(ClusterConnection connection) {
+        try (ConfigurableApplicationContext other = start(connection,
+                "operator.webhook.ca-injection.custom-resource-definitions=widgets.starter.operatorstarter.dev")) {
+            WebhookServer server = other.getBean(WebhookServer.class);
+
+            await().atMost(WAIT).until(() -> !server.status().caInjectionPending().isEmpty()
+                    && server.status().caInjectionPending().get(0).contains("conversion strategy"));
+
+            assertThat(server.status().caInjectionPending()).containsExactly("CustomResourceDefinition "
+                    + "widgets.starter.operatorstarter.dev has conversion strategy None, not Webhook with a webhook "
+                    + "stanza: there is no caBundle to set");
+            assertThat(server.status().ready(java.time.Instant.now())).isFalse();
+            assertThat(admin.apiextensionsV1().customResourceDefinitions().get("widgets.starter.operatorstarter.dev")
+                    .getSpec().getConversion().getStrategy()).isEqualTo("None");
+        }
     }
 
     /**

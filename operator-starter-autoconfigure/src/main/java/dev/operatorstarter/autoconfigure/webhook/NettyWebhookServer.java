@@ -107,7 +107,8 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
                 // without it, the API server would go on calling a stopped server on its old connections
                 server = HttpServer.create().host(properties.address()).port(properties.port())
                         .channelGroup(new DefaultChannelGroup(GlobalEventExecutor.INSTANCE))
-                        .secure(spec -> spec.sslContext((SslProvider.GenericSslContextSpec<?>) Http11SslContextSpec.forServer(serving)))
+                        .secure(spec -> spec.sslContext(
+                                (SslProvider.GenericSslContextSpec<?>) Http11SslContextSpec.forServer(serving)))
                         .handle(handler).bindNow(Duration.ofSeconds(10));
             } catch (RuntimeException e) {
                 throw new InvalidWebhookException("the webhook server cannot listen on " + properties.address() + ":"

@@ -21,6 +21,9 @@
  *   <li>{@code dev.operatorstarter.crd}: annotations that describe a custom resource class for the
  *       CRD generator (module {@code operator-crd-generator}): printer columns, defaults, CEL
  *       rules, list and map types. Annotations only; it uses nothing else.</li>
+ *   <li>{@code dev.operatorstarter.webhook}: admission (validating and mutating handlers, JSON
+ *       Patch) and conversion (converters between versions) webhooks as plain functions from a
+ *       review to its answer; serving them is the starter's part.</li>
  *   <li>{@code dev.operatorstarter.internal}: machinery the packages share (JSON, PEM, backoff, the
  *       token bucket, duration checks, daemon thread factories, polling). <b>Not API</b>: public only so the
  *       packages can share it, and it may change in any release.</li>
@@ -30,6 +33,7 @@
  * {@code manager}; {@code controller} &rarr; {@code workqueue}, which uses nothing else;
  * {@code leaderelection} and {@code event} use only {@code client}; every package may use
  * {@code time} and {@code internal}, which use nothing else but {@code internal} &rarr;
- * {@code time}; {@code crd} uses nothing else of ours; nothing uses {@code manager}. {@code ArchitectureTest} (a unit test) enforces it.
+ * {@code time}; {@code crd} uses nothing else of ours; {@code webhook} uses only {@code time} and
+ * {@code internal}; nothing uses {@code manager}. {@code ArchitectureTest} (a unit test) enforces it.
  */
 package dev.operatorstarter;

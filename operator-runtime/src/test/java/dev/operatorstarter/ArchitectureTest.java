@@ -21,8 +21,9 @@ import java.util.stream.Stream;
  * The package direction of DESIGN.md, over the runtime's main classes (not its tests, nor the test
  * module on the class path): {@code client} ← {@code cache} ← {@code controller} ← {@code manager};
  * {@code controller} → {@code workqueue}; {@code leaderelection} and {@code event} use only
- * {@code client}; {@code time} and {@code internal} may be used by every package and use nothing
- * of ours but {@code time}; {@code crd} (annotations) uses nothing of ours. Nothing uses {@code manager}.
+ * {@code client}; {@code webhook} uses only {@code time} and {@code internal}; {@code time} and
+ * {@code internal} may be used by every package and use nothing of ours but {@code time};
+ * {@code crd} (annotations) uses nothing of ours. Nothing uses {@code manager}.
  *
  * <p>Each rule names what one package may use of ours; anything outside {@code dev.operatorstarter}
  * (the JDK, Reactor, Jackson, fabric8's models...) is not judged here. A new package needs a rule
@@ -42,6 +43,7 @@ class ArchitectureTest {
     private static final String CONTROLLER = "dev.operatorstarter.controller..";
     private static final String MANAGER = "dev.operatorstarter.manager..";
     private static final String CRD = "dev.operatorstarter.crd..";
+    private static final String WEBHOOK = "dev.operatorstarter.webhook..";
 
     @ArchTest
     static final ArchRule timeUsesNothingElseOfOurs = usesOfOursOnly(TIME);
@@ -73,6 +75,10 @@ class ArchitectureTest {
     static final ArchRule controllerUsesOnlyTheClientCacheWorkqueueTimeAndInternal =
             usesOfOursOnly(CONTROLLER, CLIENT, CACHE, WORKQUEUE, TIME, INTERNAL);
 
+    /** Webhooks are functions on reviews: they need no client, cache or controller. */
+    @ArchTest
+    static final ArchRule webhookUsesOnlyTimeAndInternal = usesOfOursOnly(WEBHOOK, TIME, INTERNAL);
+
     /** The manager (which may use every package) is the top: nothing builds on it. */
     @ArchTest
     static final ArchRule nothingButTheManagerUsesTheManager = noClasses().that().resideOutsideOfPackage(MANAGER)
@@ -82,7 +88,7 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule everyClassOfTheRuntimeIsInAPackageThatHasARuleHere = classes()
             .should().resideInAnyPackage(TIME, INTERNAL, CLIENT, WORKQUEUE, CACHE, LEADERELECTION, EVENT, CONTROLLER,
-                    MANAGER, CRD, "dev.operatorstarter")
+                    MANAGER, CRD, WEBHOOK, "dev.operatorstarter")
             .because("a new package needs its place in the direction decided here first");
 
     /** Classes in {@code origin} use nothing of ours outside {@code origin} and {@code allowed}. */

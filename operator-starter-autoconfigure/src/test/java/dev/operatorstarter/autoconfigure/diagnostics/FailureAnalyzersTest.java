@@ -36,7 +36,18 @@ class FailureAnalyzersTest {
                 .hasAtLeastOneElementOfType(CacheSyncFailureAnalyzer.class)
                 .hasAtLeastOneElementOfType(InvalidKubernetesConfigFailureAnalyzer.class)
                 .hasAtLeastOneElementOfType(InvalidReconcilerFailureAnalyzer.class)
-                .hasAtLeastOneElementOfType(MissingCrdFailureAnalyzer.class);
+                .hasAtLeastOneElementOfType(MissingCrdFailureAnalyzer.class)
+                .hasAtLeastOneElementOfType(InvalidWebhookFailureAnalyzer.class);
+    }
+
+    @Test
+    void aWebhookServerThatCannotStartIsExplainedWithTheProblemAndTheWayOut() {
+        FailureAnalysis analysis = new InvalidWebhookFailureAnalyzer().analyze(new IllegalStateException("wrapped",
+                new dev.operatorstarter.autoconfigure.webhook.InvalidWebhookException("operator.webhook.ca-injection "
+                        + "needs a KubernetesClient bean")));
+        assertThat(analysis.getDescription()).isEqualTo("The webhook server (operator.webhook.enabled=true) cannot "
+                + "start: operator.webhook.ca-injection needs a KubernetesClient bean.");
+        assertThat(analysis.getAction()).contains("operator.webhook.* property").contains("docs/webhooks.md");
     }
 
     @Test

@@ -23,6 +23,20 @@ class OperatorHealthGroupsEnvironmentPostProcessorTest {
     }
 
     @Test
+    void withTheWebhookServerEnabledReadinessAlsoWaitsForIt() {
+        MockEnvironment enabled = new MockEnvironment().withProperty("operator.webhook.enabled", "true");
+        MockEnvironment excluded = new MockEnvironment().withProperty("operator.webhook.enabled", "true")
+                .withProperty("spring.autoconfigure.exclude",
+                        "dev.operatorstarter.autoconfigure.webhook.WebhookAutoConfiguration");
+        postProcessor.postProcessEnvironment(enabled, new SpringApplication());
+        postProcessor.postProcessEnvironment(excluded, new SpringApplication());
+        assertThat(enabled.getProperty("management.endpoint.health.group.readiness.include"))
+                .isEqualTo("readinessState,informers,webhooks");
+        assertThat(excluded.getProperty("management.endpoint.health.group.readiness.include"))
+                .isEqualTo("readinessState,informers");
+    }
+
+    @Test
     void theApplicationsOwnGroupsWin() {
         MockEnvironment environment = new MockEnvironment();
         environment.getPropertySources().addFirst(new MapPropertySource("application",

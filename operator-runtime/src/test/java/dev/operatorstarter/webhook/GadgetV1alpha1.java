@@ -1,0 +1,24 @@
+package dev.operatorstarter.webhook;
+
+import dev.operatorstarter.client.CustomResource;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** The first version of a test kind: a gadget has a colour. */
+@Group("webhooks.operatorstarter.dev")
+@Version("v1alpha1")
+@Kind("Gadget")
+public class GadgetV1alpha1 extends CustomResource<GadgetV1alpha1.Spec, Void> implements Namespaced {
+
+    public record Spec(String colour) {
+    }
+
+    static GadgetV1alpha1 coloured(String name, String colour) {
+        GadgetV1alpha1 gadget = new GadgetV1alpha1();
+        gadget.getMetadata().setName(name);
+        gadget.setSpec(new Spec(colour));
+        return gadget;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.operatorstarter.autoconfigure.webhook;
+
+/**
+ * Where the webhook server's certificate comes from: files that may change, or a certificate
+ * generated once.
+ */
+interface CertificateSource {
+
+    /**
+     * The key to serve now. Files are read again on every call (the server calls it every
+     * {@code reload-interval}); a generated certificate is made on the first call and returned
+     * from then on.
+     *
+     * @throws InvalidWebhookException naming the file or the step that failed
+     */
+    ServingKey load();
+
+    /** Where the certificate comes from, for logs and health. */
+    String describe();
+
+    /** The source {@code properties} describe; {@code classLoader} is asked whether BouncyCastle is there. */
+    static CertificateSource of(WebhookProperties.Certificate properties, ClassLoader classLoader) {
+        if (!properties.generated()) {
+            return new CertificateFiles(properties.certFile(), properties.keyFile(), properties.caFile());
+        }
+        if (!org.springframework.util.ClassUtils.isPresent("org.bouncycastle.cert.X509v3CertificateBuilder",
+                classLoader)) {
+            throw new InvalidWebhookException("the webhook server's certificate is generated (no "
+                    + "operator.webhook.certificate.cert-file is set), which needs BouncyCastle: add the dependency "
+                    + "org.bouncycastle:bcpkix-jdk18on, or supply cert-file and key-file");
+        }
+        return new GeneratedCertificate(properties.dnsNames(), properties.ipAddresses(), properties.validity());
+    }
+}

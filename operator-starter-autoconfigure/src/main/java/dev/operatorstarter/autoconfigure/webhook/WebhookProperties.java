@@ -1,0 +1,135 @@
+package dev.operatorstarter.autoconfigure.webhook;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The webhook server, under {@code operator.webhook.*}: the HTTPS port the API server calls with
+ * admission and conversion reviews, separate from {@code server.port}, and its certificate.
+ * Checked when bound: a bad value fails start-up naming the property.
+ *
+ * @param enabled whether the {@code @AdmissionWebhook} and {@code @ConversionWebhook} beans are
+ *     served; off by default, since it opens a port
+ * @param port the HTTPS port (controller-runtime's default, 9443); 0 for any free port (see
+ *     {@code WebhookServer.port()})
+ * @param address the address to listen on; default every interface
+ * @param maxRequestSize the largest review body accepted; larger ones are answered 413 (the API
+ *     server's own limit on objects is about 3 MB, and a review carries two)
+ * @param shutdownTimeout how long a stop waits for reviews in flight
+ * @param certificate the serving certificate: files (for example from cert-manager) or generated
+ * @param caInjection the webhook configurations and CRDs whose {@code caBundle} the application
+ *     sets to the CA of its serving certificate
+ */
+@ConfigurationProperties("operator.webhook")
+public record WebhookProperties(@DefaultValue("false") boolean enabled, @DefaultValue("9443") int port,
+        @DefaultValue("0.0.0.0") String address, @DefaultValue("7MB") DataSize maxRequestSize,
+        @DefaultValue("10s") Duration shutdownTimeout, @DefaultValue Certificate certificate,
+        @DefaultValue CaInjection caInjection) {
+
+    public WebhookProperties {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("operator.webhook.port must be 0 to 65535, not " + port);
+        }
+        if (address.isBlank()) {
+            throw new IllegalArgumentException("operator.webhook.address must not be blank");
+        }
+        if (maxRequestSize.toBytes() < 1024) {
+            throw new IllegalArgumentException("operator.webhook.max-request-size must be at least 1KB, not "
+                    + maxRequestSize);
+        }
+        positive(shutdownTimeout, "operator.webhook.shutdown-timeout", true);
+    }
+
+    /**
+     * The serving certificate. With {@code cert-file} and {@code key-file} set, the server serves
+     * those (PEM; the key PKCS#8, PKCS#1 or SEC1) and reads them again when they change, so a
+     * certificate that cert-manager rotates in a mounted Secret is served without a restart.
+     * Without them, a certificate authority and a serving certificate for {@code dns-names} and
+     * {@code ip-addresses} are generated at start-up (this needs
+     * {@code org.bouncycastle:bcpkix-jdk18on}); each start generates new ones.
+     *
+     * @param certFile the certificate chain (PEM), the serving certificate first
+     * @param keyFile its private key (PEM)
+     * @param caFile the CA certificate (PEM) to inject into {@code ca-injection}'s objects when the
+     *     files are supplied; without it nothing is injected (cert-manager's CA injector does it)
+     * @param reloadInterval how often the files are checked for a change
+     * @param dnsNames the DNS names of a generated certificate: the Service's
+     *     {@code <service>.<namespace>.svc} in a cluster
+     * @param ipAddresses the IP addresses of a generated certificate
+     * @param validity how long a generated certificate (and its CA) is valid
+     */
+    public record Certificate(@Nullable Path certFile, @Nullable Path keyFile, @Nullable Path caFile,
+            @DefaultValue("10s") Duration reloadInterval, @DefaultValue("localhost") List<String> dnsNames,
+            @DefaultValue("127.0.0.1") List<String> ipAddresses, @DefaultValue("365d") Duration validity) {
+
+        public Certificate {
+            if ((certFile == null) != (keyFile == null)) {
+                throw new IllegalArgumentException("operator.webhook.certificate.cert-file and key-file go together: "
+                        + (certFile == null ? "key-file" : "cert-file") + " is set, the other is not");
+            }
+            positive(reloadInterval, "operator.webhook.certificate.reload-interval", false);
+            if (validity.compareTo(Duration.ofHours(1)) < 0) {
+                throw new IllegalArgumentException("operator.webhook.certificate.validity must be at least 1h, not "
+                        + validity);
+            }
+            if (certFile == null && dnsNames.isEmpty() && ipAddresses.isEmpty()) {
+                throw new IllegalArgumentException("a generated certificate needs a name: set "
+                        + "operator.webhook.certificate.dns-names or ip-addresses");
+            }
+            dnsNames = List.copyOf(dnsNames);
+            ipAddresses = List.copyOf(ipAddresses);
+        }
+
+        /** Whether the certificate is generated rather than read from files. */
+        public boolean generated() {
+            return certFile == null;
+        }
+    }
+
+    /**
+     * Where the CA of the serving certificate is written, as {@code caBundle}, so the API server
+     * trusts the server: into every webhook of each named ValidatingWebhookConfiguration and
+     * MutatingWebhookConfiguration, and into {@code spec.conversion.webhook.clientConfig} of each
+     * named CustomResourceDefinition. Done at start-up, retried until every object exists, then
+     * checked again periodically and after a certificate change, so an object re-applied without
+     * the bundle gets it back. Readiness waits for it.
+     *
+     * @param validatingWebhookConfigurations ValidatingWebhookConfiguration names
+     * @param mutatingWebhookConfigurations MutatingWebhookConfiguration names
+     * @param customResourceDefinitions CustomResourceDefinition names ({@code <plural>.<group>}),
+     *     whose conversion strategy is {@code Webhook}
+     * @param retryPeriod the pause between attempts while an object is missing or a write failed
+     * @param checkPeriod the pause between checks once every object has the bundle
+     */
+    public record CaInjection(@DefaultValue List<String> validatingWebhookConfigurations,
+            @DefaultValue List<String> mutatingWebhookConfigurations,
+            @DefaultValue List<String> customResourceDefinitions, @DefaultValue("2s") Duration retryPeriod,
+            @DefaultValue("1m") Duration checkPeriod) {
+
+        public CaInjection {
+            validatingWebhookConfigurations = List.copyOf(validatingWebhookConfigurations);
+            mutatingWebhookConfigurations = List.copyOf(mutatingWebhookConfigurations);
+            customResourceDefinitions = List.copyOf(customResourceDefinitions);
+            positive(retryPeriod, "operator.webhook.ca-injection.retry-period", false);
+            positive(checkPeriod, "operator.webhook.ca-injection.check-period", false);
+        }
+
+        /** Whether any object is named. */
+        public boolean any() {
+            return !validatingWebhookConfigurations.isEmpty() || !mutatingWebhookConfigurations.isEmpty()
+                    || !customResourceDefinitions.isEmpty();
+        }
+    }
+
+    private static void positive(Duration value, String property, boolean zeroAllowed) {
+        if (value.isNegative() || (!zeroAllowed && value.isZero())) {
+            throw new IllegalArgumentException(property + " must be " + (zeroAllowed ? "zero or more" : "positive")
+                    + ", not " + value);
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.operatorstarter.autoconfigure.webhook;
+
+import dev.operatorstarter.time.TimeSource;
+import dev.operatorstarter.webhook.WebhookEndpoint;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+
+/**
+ * Answers one HTTP request to the webhook server: a POST of JSON to a served path is read (up to
+ * the size limit), handed to the path's {@link WebhookEndpoint} on the worker scheduler (never on
+ * the event loop: handlers may block), and answered 200 with the endpoint's JSON review. Anything
+ * else gets a short plain-text answer: 404 for an unknown path, 405 for another method, 415 for
+ * another content type, 413 for a body over the limit. Requests to served paths are measured.
+ */
+final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpServerResponse, Publisher<Void>> {
+
+    private final Map<String, WebhookEndpoint> endpoints;
+    private final long maxRequestBytes;
+    private final Scheduler workers;
+    private final WebhookMetrics metrics;
+    private final TimeSource time;
+
+    WebhookRequestHandler(Map<String, WebhookEndpoint> endpoints, long maxRequestBytes, Scheduler workers,
+            WebhookMetrics metrics, TimeSource time) {
+        this.endpoints = Map.copyOf(endpoints);
+        this.maxRequestBytes = maxRequestBytes;
+        this.workers = workers;
+        this.metrics = metrics;
+        this.time = time;
+    }
+
+    /** The body was larger than the limit. */
+    private static final class TooLarge extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TooLarge() {
+            super(null, null, false, false);
+        }
+    }
+
+    @Override
+    public Publisher<Void> apply(HttpServerRequest request, HttpServerResponse response) {
+        String path = request.fullPath();
+        WebhookEndpoint endpoint = endpoints.get(path);
+        if (endpoint == null) {
+            return plain(response, HttpResponseStatus.NOT_FOUND, "no webhook is served at " + path);
+        }
+        if (!HttpMethod.POST.equals(request.method())) {
+            response.header(HttpHeaderNames.ALLOW, "POST");
+            return plain(response, HttpResponseStatus.METHOD_NOT_ALLOWED, "webhooks take POST, not " + request.method());
+        }
+        String contentType = request.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE, "");
+        if (!contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            return plain(response, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
+                    "webhooks take application/json, not '" + contentType + "'");
+        }
+        long started = time.nanoTime();
+        metrics.started(path);
+        return Mono.defer(() -> body(request))
+                .flatMap(body -> Mono.fromCallable(() -> endpoint.handle(body)).subscribeOn(workers))
+                .flatMap(answer -> response.status(HttpResponseStatus.OK)
+                        .header(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                        .sendByteArray(Mono.just(answer)).then())
+                .onErrorResume(TooLarge.class, tooLarge -> plain(response, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                        "the review is larger than operator.webhook.max-request-size (" + maxRequestBytes + " bytes)"))
+                .doFinally(signal -> metrics.finished(path, response.status().code(),
+                        Duration.ofNanos(time.nanoTime() - started)));
+    }
+
+    private Mono<byte[]> body(HttpServerRequest request) {
+        String length = request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
+        if (length != null && length.matches("[0-9]{1,18}") && Long.parseLong(length) > maxRequestBytes) {
+            return Mono.error(new TooLarge());
+        }
+        return request.receive().asByteArray()
+                .reduce(new ByteArrayOutputStream(), (out, chunk) -> {
+                    if (out.size() + (long) chunk.length > maxRequestBytes) {
+                        throw new TooLarge();
+                    }
+                    out.writeBytes(chunk);
+                    return out;
+                })
+                .map(ByteArrayOutputStream::toByteArray)
+                .defaultIfEmpty(new byte[0]);
+    }
+
+    private static Mono<Void> plain(HttpServerResponse response, HttpResponseStatus status, String message) {
+        return response.status(status).header(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8")
+                .sendString(Mono.just(message + "\n"), StandardCharsets.UTF_8).then();
+    }
+}

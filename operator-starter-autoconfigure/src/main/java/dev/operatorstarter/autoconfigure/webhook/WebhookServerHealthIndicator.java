@@ -1,0 +1,47 @@
+package dev.operatorstarter.autoconfigure.webhook;
+
+import dev.operatorstarter.time.TimeSource;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+/**
+ * The {@code webhooks} health indicator, in the readiness group by default: UP once the webhook
+ * server listens with an unexpired certificate and the CA is injected everywhere it should be
+ * (until then the API server could not call it, so traffic should not be routed to this pod);
+ * DOWN otherwise, with what is missing in the details. A certificate file that cannot be read
+ * again while the last good certificate still serves is shown but keeps it UP.
+ */
+final class WebhookServerHealthIndicator implements HealthIndicator {
+
+    private final WebhookServer server;
+    private final TimeSource time;
+
+    WebhookServerHealthIndicator(WebhookServer server, TimeSource time) {
+        this.server = server;
+        this.time = time;
+    }
+
+    @Override
+    public Health health() {
+        WebhookServer.Status status = server.status();
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("listening", status.running());
+        if (status.running()) {
+            details.put("port", status.port());
+        }
+        details.put("paths", status.paths());
+        details.put("certificate", status.certificate());
+        if (status.certificateNotAfter() != null) {
+            details.put("certificateNotAfter", status.certificateNotAfter().toString());
+        }
+        if (status.certificateProblem() != null) {
+            details.put("certificateProblem", status.certificateProblem());
+        }
+        if (!status.caInjectionPending().isEmpty()) {
+            details.put("caInjectionPending", status.caInjectionPending());
+        }
+        return (status.ready(time.now()) ? Health.up() : Health.down()).withDetails(details).build();
+    }
+}

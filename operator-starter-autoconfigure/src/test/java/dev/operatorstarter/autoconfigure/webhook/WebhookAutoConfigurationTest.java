@@ -24,6 +24,9 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
@@ -37,6 +40,7 @@ import org.springframework.context.annotation.Import;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+@ExtendWith(OutputCaptureExtension.class)
 class WebhookAutoConfigurationTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -64,9 +68,25 @@ class WebhookAutoConfigurationTest {
     }
 
     @Test
-    void nothingIsServedUnlessEnabled() {
-        runner.withUserConfiguration(Handlers.class).run(context -> assertThat(context).hasNotFailed()
-                .doesNotHaveBean(WebhookServer.class).doesNotHaveBean(WebhookProperties.class));
+    void nothingIsServedUnlessEnabledAndStartUpSaysWhichBeansAreNotServed(CapturedOutput output) {
+        runner.withConfiguration(AutoConfigurations.of(WebhooksNotServedAutoConfiguration.class))
+                .withUserConfiguration(Handlers.class).run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(WebhookServer.class)
+                            .doesNotHaveBean(WebhookProperties.class);
+                    assertThat(output).contains("webhook bean(s) are not served, as operator.webhook.enabled is not true: ")
+                            .contains("configMapDefaulter").contains("Set operator.webhook.enabled=true");
+                });
+    }
+
+    @Test
+    void noWarningWithoutWebhookBeansOrOnceEnabled(CapturedOutput output) {
+        runner.withConfiguration(AutoConfigurations.of(WebhooksNotServedAutoConfiguration.class))
+                .run(context -> assertThat(context).hasNotFailed());
+        runner.withConfiguration(AutoConfigurations.of(WebhooksNotServedAutoConfiguration.class))
+                .withUserConfiguration(Handlers.class).withPropertyValues("operator.webhook.enabled=true")
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(WebhookServer.class)
+                        .doesNotHaveBean(WebhooksNotServedAutoConfiguration.class));
+        assertThat(output).doesNotContain("are not served");
     }
 
     @Test

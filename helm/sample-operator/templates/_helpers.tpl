@@ -194,10 +194,12 @@ so one name serves both; cluster-scoped, so it carries the release through the f
 {{- end }}
 
 {{/*
-The cert-manager Certificate, and the Secret it writes the serving certificate into.
+The cert-manager Certificate, and the Secret it writes the serving certificate into. cert-manager
+labels what it makes with the Certificate's name, and a label value has at most 63 characters, so
+the fullname is cut to 55 before the suffix.
 */}}
 {{- define "sample-operator.webhookCertificateName" -}}
-{{- include "sample-operator.fullname" . }}-webhook
+{{- include "sample-operator.fullname" . | trunc 55 | trimSuffix "-" }}-webhook
 {{- end }}
 {{- define "sample-operator.webhookSecretName" -}}
 {{- include "sample-operator.fullname" . }}-webhook-tls

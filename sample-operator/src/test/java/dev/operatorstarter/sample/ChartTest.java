@@ -293,6 +293,19 @@ class ChartTest {
     }
 
     @Test
+    void withTheLongestFullnameTheWebhookServiceAndCertificateNamesStayWithin63Characters() {
+        String longest = "a".repeat(63);
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true, "fullnameOverride", longest));
+
+        assertThat(chart.all("Service")).extracting(service -> service.at("/metadata/name").asString())
+                .allSatisfy(name -> assertThat(name).hasSizeLessThanOrEqualTo(63));
+        assertThat(chart.one("Certificate").at("/metadata/name").asString()).as("cert-manager labels with it")
+                .hasSizeLessThanOrEqualTo(63);
+        assertThat(chart.one("Certificate").at("/spec/dnsNames/0").asString())
+                .startsWith(webhookService(chart, "a".repeat(55) + "-webhook").at("/metadata/name").asString() + ".");
+    }
+
+    @Test
     void theAdmissionWebhooksCallTheWebhookServiceWithTheFailurePolicyAndTimeoutFromTheValues() {
         Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
                 "webhooks.failurePolicy", "Ignore", "webhooks.timeoutSeconds", 5));
@@ -493,7 +506,11 @@ class ChartTest {
     }
 
     private static JsonNode webhookService(Manifests chart) {
-        return chart.all("Service").stream().filter(s -> s.at("/metadata/name").asString().equals(FULLNAME + "-webhook"))
+        return webhookService(chart, FULLNAME + "-webhook");
+    }
+
+    private static JsonNode webhookService(Manifests chart, String name) {
+        return chart.all("Service").stream().filter(s -> s.at("/metadata/name").asString().equals(name))
                 .findFirst().orElseThrow();
     }
 

@@ -290,6 +290,8 @@ class ChartTest {
                 .containsExactly("http:8080", "webhook:10443");
         assertThat(chart.environment()).containsEntry("OPERATOR_WEBHOOK_ENABLED", "true")
                 .containsEntry("OPERATOR_WEBHOOK_PORT", "10443");
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true, "webhooks.port", 8080)))
+                .hasMessageContaining("webhooks.port 8080 is the pod's http port");
     }
 
     @Test

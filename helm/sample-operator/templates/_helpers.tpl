@@ -176,3 +176,144 @@ collector), no wildcards, no secrets.
     - create
     - patch
 {{- end }}
+
+{{/*
+The Service the API server calls the webhooks through (a DNS label: the fullname is cut to 55
+before the suffix).
+*/}}
+{{- define "sample-operator.webhookServiceName" -}}
+{{- include "sample-operator.fullname" . | trunc 55 | trimSuffix "-" }}-webhook
+{{- end }}
+
+{{/*
+The name of the ValidatingWebhookConfiguration and of the MutatingWebhookConfiguration (two kinds,
+so one name serves both; cluster-scoped, so it carries the release through the fullname).
+*/}}
+{{- define "sample-operator.webhookConfigurationName" -}}
+{{- include "sample-operator.fullname" . }}
+{{- end }}
+
+{{/*
+The cert-manager Certificate, and the Secret it writes the serving certificate into. cert-manager
+labels what it makes with the Certificate's name, and a label value has at most 63 characters, so
+the fullname is cut to 55 before the suffix.
+*/}}
+{{- define "sample-operator.webhookCertificateName" -}}
+{{- include "sample-operator.fullname" . | trunc 55 | trimSuffix "-" }}-webhook
+{{- end }}
+{{- define "sample-operator.webhookSecretName" -}}
+{{- include "sample-operator.fullname" . }}-webhook-tls
+{{- end }}
+
+{{/*
+Where the pod mounts that Secret (certManager mode).
+*/}}
+{{- define "sample-operator.webhookCertificateDirectory" -}}
+/etc/operator/webhook-certificate
+{{- end }}
+
+{{/*
+The StaticSite CRD as the chart ships it (files/crds, generated from the Java classes), parsed.
+*/}}
+{{- define "sample-operator.crdFile" -}}
+files/crds/staticsites.sample.operatorstarter.dev.yaml
+{{- end }}
+
+{{/*
+The CRD's name, read from the generated file so it cannot drift from it.
+*/}}
+{{- define "sample-operator.crdName" -}}
+{{- (.Files.Get (include "sample-operator.crdFile" .) | fromYaml).metadata.name }}
+{{- end }}
+
+{{/*
+The CRD's storage version, read from the generated file: the admission rules name it, and with
+matchPolicy Equivalent the API server sends requests made in any other version converted to it.
+*/}}
+{{- define "sample-operator.crdStorageVersion" -}}
+{{- range (.Files.Get (include "sample-operator.crdFile" .) | fromYaml).spec.versions }}
+{{- if .storage }}{{ .name }}{{ end }}
+{{- end }}
+{{- end }}
+
+{{/*
+"true" when the chart serves webhooks with a certificate the operator generates and a caBundle it
+writes itself (webhooks.certificates.mode generated); compare with eq ... "true".
+*/}}
+{{- define "sample-operator.webhooksGenerated" -}}
+{{- if and .Values.webhooks.enabled (eq .Values.webhooks.certificates.mode "generated") }}true{{ else }}false{{ end }}
+{{- end }}
+
+{{/*
+"true" when cert-manager issues the certificate and injects its CA (webhooks.certificates.mode
+certManager).
+*/}}
+{{- define "sample-operator.webhooksCertManager" -}}
+{{- if and .Values.webhooks.enabled (eq .Values.webhooks.certificates.mode "certManager") }}true{{ else }}false{{ end }}
+{{- end }}
+
+{{/*
+"true" when the CRD the chart renders gets a conversion webhook.
+*/}}
+{{- define "sample-operator.conversionWebhook" -}}
+{{- if and .Values.webhooks.enabled .Values.webhooks.conversion.enabled .Values.crds.install }}true{{ else }}false{{ end }}
+{{- end }}
+
+{{/*
+The annotation by which cert-manager's CA injector sets the caBundle from the Certificate's Secret.
+*/}}
+{{- define "sample-operator.injectCaFrom" -}}
+cert-manager.io/inject-ca-from: {{ printf "%s/%s" .Release.Namespace (include "sample-operator.webhookCertificateName" .) | quote }}
+{{- end }}
+
+{{/*
+The rules of the admission webhooks: StaticSite CREATE and UPDATE, in the storage version.
+*/}}
+{{- define "sample-operator.webhookRules" -}}
+- apiGroups:
+    - {{ (.Files.Get (include "sample-operator.crdFile" .) | fromYaml).spec.group }}
+  apiVersions:
+    - {{ include "sample-operator.crdStorageVersion" . }}
+  resources:
+    - {{ (.Files.Get (include "sample-operator.crdFile" .) | fromYaml).spec.names.plural }}
+  operations:
+    - CREATE
+    - UPDATE
+  scope: Namespaced
+{{- end }}
+
+{{/*
+The fields every admission webhook of the chart shares, after its name and path: the Service, the
+policy and timeout from the values, and a namespaceSelector limited to watchNamespaces when set.
+*/}}
+{{- define "sample-operator.webhookCommon" -}}
+admissionReviewVersions:
+  - v1
+sideEffects: None
+failurePolicy: {{ .Values.webhooks.failurePolicy }}
+timeoutSeconds: {{ .Values.webhooks.timeoutSeconds }}
+matchPolicy: Equivalent
+rules:
+  {{- include "sample-operator.webhookRules" . | nindent 2 }}
+{{- with .Values.watchNamespaces }}
+namespaceSelector:
+  matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: In
+      values:
+        {{- toYaml (uniq .) | nindent 8 }}
+{{- end }}
+{{- end }}
+
+{{/*
+The clientConfig of a webhook at path $path: the webhook Service in the release namespace, port
+443. Called with (list $ $path).
+*/}}
+{{- define "sample-operator.webhookClientConfig" -}}
+{{- $ := index . 0 -}}
+service:
+  name: {{ include "sample-operator.webhookServiceName" $ }}
+  namespace: {{ $.Release.Namespace }}
+  path: {{ index . 1 | quote }}
+  port: 443
+{{- end }}

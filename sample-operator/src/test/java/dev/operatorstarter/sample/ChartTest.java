@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The Helm chart, linted and rendered by Helm, holds to the conventions the chart promises: least
@@ -255,6 +256,264 @@ class ChartTest {
                 .hasMessageContaining("replicaCont");
         assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("replicaCount", 0)))
                 .hasMessageContaining("replicaCount");
+    }
+
+    @Test
+    void webhooksAreOffByDefaultAndRenderNoneOfTheirObjects() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of());
+
+        for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Issuer",
+                "Certificate")) {
+            assertThat(chart.all(kind)).as(kind).isEmpty();
+        }
+        assertThat(chart.one("Service").at("/metadata/name").asString()).isEqualTo(FULLNAME + "-metrics");
+        assertThat(chart.all("ClusterRole")).singleElement()
+                .satisfies(role -> assertThat(Chart.permissions(role)).containsExactlyElementsOf(OPERATOR_PERMISSIONS));
+        assertThat(chart.environment().keySet()).noneMatch(name -> name.startsWith("OPERATOR_WEBHOOK_"));
+        assertThat(chart.one("Deployment").at("/spec/template/spec/containers/0/ports")).hasSize(1);
+        assertThat(chart.one("CustomResourceDefinition").at("/spec/conversion").isMissingNode()).isTrue();
+    }
+
+    @Test
+    void theWebhookServiceForwardsPort443ToTheWebhookPortOfTheOperatorPods() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true, "webhooks.port", 10443));
+
+        JsonNode service = webhookService(chart);
+        assertThat(service.at("/metadata/namespace").asString()).isEqualTo(NAMESPACE);
+        assertThat(service.at("/spec/selector")).isEqualTo(chart.one("Deployment").at("/spec/selector/matchLabels"));
+        assertThat(service.at("/spec/ports")).singleElement().satisfies(port -> {
+            assertThat(port.path("port").asInt()).isEqualTo(443);
+            assertThat(port.path("targetPort").asString()).isEqualTo("webhook");
+        });
+        assertThat(chart.one("Deployment").at("/spec/template/spec/containers/0/ports").valueStream()
+                .map(port -> port.path("name").asString() + ":" + port.path("containerPort").asInt()))
+                .containsExactly("http:8080", "webhook:10443");
+        assertThat(chart.environment()).containsEntry("OPERATOR_WEBHOOK_ENABLED", "true")
+                .containsEntry("OPERATOR_WEBHOOK_PORT", "10443");
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true, "webhooks.port", 8080)))
+                .hasMessageContaining("webhooks.port 8080 is the pod's http port");
+    }
+
+    @Test
+    void withTheLongestFullnameTheWebhookServiceAndCertificateNamesStayWithin63Characters() {
+        String longest = "a".repeat(63);
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true, "fullnameOverride", longest));
+
+        assertThat(chart.all("Service")).extracting(service -> service.at("/metadata/name").asString())
+                .allSatisfy(name -> assertThat(name).hasSizeLessThanOrEqualTo(63));
+        assertThat(chart.one("Certificate").at("/metadata/name").asString()).as("cert-manager labels with it")
+                .hasSizeLessThanOrEqualTo(63);
+        assertThat(chart.one("Certificate").at("/spec/dnsNames/0").asString())
+                .startsWith(webhookService(chart, "a".repeat(55) + "-webhook").at("/metadata/name").asString() + ".");
+    }
+
+    @Test
+    void theAdmissionWebhooksCallTheWebhookServiceWithTheFailurePolicyAndTimeoutFromTheValues() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
+                "webhooks.failurePolicy", "Ignore", "webhooks.timeoutSeconds", 5));
+
+        Map<String, String> paths = Map.of("ValidatingWebhookConfiguration", "/validate-staticsites",
+                "MutatingWebhookConfiguration", "/default-staticsites");
+        paths.forEach((kind, path) -> assertThat(chart.one(kind).path("webhooks")).as(kind).singleElement()
+                .satisfies(webhook -> {
+                    assertThat(webhook.at("/clientConfig/service/name").asString()).isEqualTo(FULLNAME + "-webhook");
+                    assertThat(webhook.at("/clientConfig/service/namespace").asString()).isEqualTo(NAMESPACE);
+                    assertThat(webhook.at("/clientConfig/service/port").asInt()).isEqualTo(443);
+                    assertThat(webhook.at("/clientConfig/service/path").asString()).isEqualTo(path);
+                    assertThat(webhook.at("/clientConfig/caBundle").isMissingNode()).as("injected, never rendered")
+                            .isTrue();
+                    assertThat(webhook.at("/failurePolicy").asString()).isEqualTo("Ignore");
+                    assertThat(webhook.at("/timeoutSeconds").asInt()).isEqualTo(5);
+                    assertThat(webhook.at("/sideEffects").asString()).isEqualTo("None");
+                    assertThat(webhook.at("/admissionReviewVersions").valueStream().map(JsonNode::asString))
+                            .containsExactly("v1");
+                    assertThat(webhook.at("/rules")).singleElement().satisfies(rule -> {
+                        assertThat(rule.at("/apiGroups/0").asString()).isEqualTo("sample.operatorstarter.dev");
+                        assertThat(rule.at("/resources").valueStream().map(JsonNode::asString))
+                                .containsExactly("staticsites");
+                        assertThat(rule.at("/operations").valueStream().map(JsonNode::asString))
+                                .containsExactly("CREATE", "UPDATE");
+                        assertThat(rule.at("/apiVersions").valueStream().map(JsonNode::asString))
+                                .as("the CRD's storage version").containsExactly("v1alpha1");
+                    });
+                    assertThat(webhook.at("/namespaceSelector").isMissingNode()).as("all namespaces are watched")
+                            .isTrue();
+                }));
+        assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true)).one("ValidatingWebhookConfiguration")
+                .at("/webhooks/0/failurePolicy").asString()).as("the default").isEqualTo("Fail");
+    }
+
+    @Test
+    void withWatchNamespacesTheAdmissionWebhooksAreCalledOnlyForObjectsInThem() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
+                "watchNamespaces[0]", "team-a", "watchNamespaces[1]", "team-b"));
+
+        for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+            JsonNode selector = chart.one(kind).at("/webhooks/0/namespaceSelector/matchExpressions");
+            assertThat(selector).as(kind).singleElement().satisfies(expression -> {
+                assertThat(expression.path("key").asString()).isEqualTo("kubernetes.io/metadata.name");
+                assertThat(expression.path("operator").asString()).isEqualTo("In");
+                assertThat(expression.path("values").valueStream().map(JsonNode::asString))
+                        .containsExactly("team-a", "team-b");
+            });
+        }
+    }
+
+    @Test
+    void eachAdmissionWebhookAndTheConversionCanBeLeftOut() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
+                "webhooks.validating.enabled", false, "webhooks.conversion.enabled", false,
+                "webhooks.mutating.path", "/mutate"));
+
+        assertThat(chart.all("ValidatingWebhookConfiguration")).isEmpty();
+        assertThat(chart.one("MutatingWebhookConfiguration").at("/webhooks/0/clientConfig/service/path").asString())
+                .isEqualTo("/mutate");
+        assertThat(chart.one("CustomResourceDefinition").at("/spec/conversion").isMissingNode()).isTrue();
+    }
+
+    @Test
+    void withCertManagerASelfSignedIssuerIssuesTheCertificateThePodMountsAndCertManagerInjectsTheCa() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true));
+
+        JsonNode issuer = chart.one("Issuer");
+        assertThat(issuer.at("/spec/selfSigned").isObject()).isTrue();
+        JsonNode certificate = chart.one("Certificate");
+        assertThat(certificate.at("/metadata/namespace").asString()).isEqualTo(NAMESPACE);
+        assertThat(certificate.at("/spec/issuerRef/name").asString()).isEqualTo(issuer.at("/metadata/name").asString());
+        assertThat(certificate.at("/spec/dnsNames").valueStream().map(JsonNode::asString))
+                .contains(FULLNAME + "-webhook." + NAMESPACE + ".svc");
+        String secret = certificate.at("/spec/secretName").asString();
+
+        JsonNode pod = chart.one("Deployment").at("/spec/template/spec");
+        JsonNode volume = pod.at("/volumes").valueStream().filter(v -> secret.equals(v.at("/secret/secretName").asString()))
+                .findFirst().orElseThrow();
+        JsonNode mount = pod.at("/containers/0/volumeMounts").valueStream()
+                .filter(m -> volume.path("name").asString().equals(m.path("name").asString())).findFirst().orElseThrow();
+        assertThat(mount.path("readOnly").asBoolean()).isTrue();
+        String directory = mount.path("mountPath").asString();
+        assertThat(chart.environment()).containsEntry("OPERATOR_WEBHOOK_CERTIFICATE_CERTFILE", directory + "/tls.crt")
+                .containsEntry("OPERATOR_WEBHOOK_CERTIFICATE_KEYFILE", directory + "/tls.key");
+        assertThat(chart.environment().keySet()).noneMatch(name -> name.startsWith("OPERATOR_WEBHOOK_CAINJECTION_"));
+
+        String injectFrom = NAMESPACE + "/" + certificate.at("/metadata/name").asString();
+        for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration",
+                "CustomResourceDefinition")) {
+            assertThat(chart.one(kind).at("/metadata/annotations/cert-manager.io~1inject-ca-from").asString()).as(kind)
+                    .isEqualTo(injectFrom);
+        }
+        assertThat(chart.all("ClusterRole")).as("no RBAC for caBundle injection: cert-manager injects").singleElement()
+                .satisfies(role -> assertThat(Chart.permissions(role)).containsExactlyElementsOf(OPERATOR_PERMISSIONS));
+    }
+
+    @Test
+    void withCertManagerAnExistingIssuerCanIssueTheCertificateInstead() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
+                "webhooks.certificates.certManager.issuerRef.name", "company-ca",
+                "webhooks.certificates.certManager.issuerRef.kind", "ClusterIssuer",
+                "webhooks.certificates.certManager.duration", "2160h"));
+
+        assertThat(chart.all("Issuer")).isEmpty();
+        JsonNode certificate = chart.one("Certificate");
+        assertThat(certificate.at("/spec/issuerRef/name").asString()).isEqualTo("company-ca");
+        assertThat(certificate.at("/spec/issuerRef/kind").asString()).isEqualTo("ClusterIssuer");
+        assertThat(certificate.at("/spec/issuerRef/group").asString()).isEqualTo("cert-manager.io");
+        assertThat(certificate.at("/spec/duration").asString()).isEqualTo("2160h");
+    }
+
+    @Test
+    void withGeneratedCertificatesTheOperatorMayGetAndUpdateExactlyTheObjectsWhoseCaBundleItWrites() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
+                "webhooks.certificates.mode", "generated"));
+
+        assertThat(chart.all("Issuer")).isEmpty();
+        assertThat(chart.all("Certificate")).isEmpty();
+        JsonNode role = chart.all("ClusterRole").stream()
+                .filter(r -> r.at("/metadata/name").asString().equals(FULLNAME + "-ca-injection")).findFirst().orElseThrow();
+        String crd = "staticsites.sample.operatorstarter.dev";
+        assertThat(Chart.permissions(role)).containsExactly(
+                "admissionregistration.k8s.io/mutatingwebhookconfigurations:get@" + FULLNAME,
+                "admissionregistration.k8s.io/mutatingwebhookconfigurations:update@" + FULLNAME,
+                "admissionregistration.k8s.io/validatingwebhookconfigurations:get@" + FULLNAME,
+                "admissionregistration.k8s.io/validatingwebhookconfigurations:update@" + FULLNAME,
+                "apiextensions.k8s.io/customresourcedefinitions:get@" + crd,
+                "apiextensions.k8s.io/customresourcedefinitions:update@" + crd);
+        JsonNode binding = chart.all("ClusterRoleBinding").stream()
+                .filter(b -> b.at("/roleRef/name").asString().equals(FULLNAME + "-ca-injection")).findFirst().orElseThrow();
+        assertBoundToTheServiceAccount(chart, binding);
+        assertThat(chart.environment())
+                .containsEntry("OPERATOR_WEBHOOK_CAINJECTION_VALIDATINGWEBHOOKCONFIGURATIONS",
+                        chart.one("ValidatingWebhookConfiguration").at("/metadata/name").asString())
+                .containsEntry("OPERATOR_WEBHOOK_CAINJECTION_MUTATINGWEBHOOKCONFIGURATIONS",
+                        chart.one("MutatingWebhookConfiguration").at("/metadata/name").asString())
+                .containsEntry("OPERATOR_WEBHOOK_CAINJECTION_CUSTOMRESOURCEDEFINITIONS", crd)
+                .containsEntry("OPERATOR_WEBHOOK_CERTIFICATE_DNSNAMES", FULLNAME + "-webhook." + NAMESPACE + ".svc")
+                .doesNotContainKey("OPERATOR_WEBHOOK_CERTIFICATE_CERTFILE");
+        for (JsonNode object : chart.documents()) {
+            assertThat(object.at("/metadata/annotations/cert-manager.io~1inject-ca-from").isMissingNode())
+                    .as("%s", object.path("kind")).isTrue();
+        }
+
+        Manifests validatingOnly = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
+                "webhooks.certificates.mode", "generated", "webhooks.mutating.enabled", false,
+                "webhooks.conversion.enabled", false));
+        assertThat(validatingOnly.all("ClusterRole").stream().map(Chart::permissions).flatMap(List::stream))
+                .filteredOn(permission -> permission.contains("webhookconfigurations") || permission.contains("definitions"))
+                .containsExactly("admissionregistration.k8s.io/validatingwebhookconfigurations:get@" + FULLNAME,
+                        "admissionregistration.k8s.io/validatingwebhookconfigurations:update@" + FULLNAME);
+    }
+
+    @Test
+    void generatedCertificatesAreRefusedWithMoreThanOneReplica() {
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
+                "webhooks.certificates.mode", "generated", "replicaCount", 2)))
+                .hasMessageContaining("one replica only").hasMessageContaining("certManager");
+    }
+
+    @Test
+    void theCrdGainsTheConversionWebhookOnlyWhenAskedForAndKeepsEverythingElseAsGenerated() throws Exception {
+        JsonNode file = Examples.read(Examples.CRD, JsonNode.class);
+        assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true, "webhooks.conversion.enabled", false))
+                .one("CustomResourceDefinition")).isEqualTo(file);
+
+        JsonNode crd = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
+                "webhooks.certificates.mode", "generated")).one("CustomResourceDefinition");
+        JsonNode conversion = crd.at("/spec/conversion");
+        assertThat(conversion.path("strategy").asString()).isEqualTo("Webhook");
+        assertThat(conversion.at("/webhook/conversionReviewVersions").valueStream().map(JsonNode::asString))
+                .containsExactly("v1");
+        JsonNode service = conversion.at("/webhook/clientConfig/service");
+        assertThat(service.path("name").asString()).isEqualTo(FULLNAME + "-webhook");
+        assertThat(service.path("namespace").asString()).isEqualTo(NAMESPACE);
+        assertThat(service.path("path").asString()).isEqualTo("/convert");
+        assertThat(service.path("port").asInt()).isEqualTo(443);
+        assertThat(crd.at("/metadata/annotations/helm.sh~1resource-policy").asString()).isEqualTo("keep");
+        ObjectNode withoutConversion = (ObjectNode) crd.deepCopy();
+        ((ObjectNode) withoutConversion.path("spec")).remove("conversion");
+        assertThat(withoutConversion).as("the rest as generated, byte for byte once parsed").isEqualTo(file);
+
+        assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true, "crds.install", false))
+                .all("CustomResourceDefinition")).isEmpty();
+    }
+
+    @Test
+    void theValuesSchemaRejectsAFailurePolicyOrTimeoutTheApiServerWouldRefuse() {
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.failurePolicy", "Retry")))
+                .hasMessageContaining("failurePolicy");
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.timeoutSeconds", 31)))
+                .hasMessageContaining("timeoutSeconds");
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.certificates.mode", "selfSigned")))
+                .hasMessageContaining("mode");
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.validating.path", "validate")))
+                .hasMessageContaining("path");
+    }
+
+    private static JsonNode webhookService(Manifests chart) {
+        return webhookService(chart, FULLNAME + "-webhook");
+    }
+
+    private static JsonNode webhookService(Manifests chart, String name) {
+        return chart.all("Service").stream().filter(s -> s.at("/metadata/name").asString().equals(name))
+                .findFirst().orElseThrow();
     }
 
     private static void assertBoundToTheServiceAccount(Manifests chart, JsonNode binding) {

@@ -1,0 +1,168 @@
+package dev.operatorstarter.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.PatchOptions;
+import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.client.rest.ApiException;
+import dev.operatorstarter.sample.Chart.Manifests;
+import dev.operatorstarter.test.ClusterConnection;
+import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.ServiceAccounts;
+import dev.operatorstarter.test.TestNamespace;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Base64;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The chart's webhook objects on the real API server: the webhook configurations, the webhook
+ * Service and the CRD with its conversion stanza, as rendered, pass the API server's validation
+ * (applied server-side as a dry run, since the CRD and admission webhooks are cluster-wide and the
+ * other tests of this JVM use StaticSites), and in {@code generated} mode the chart's service
+ * account may read and write exactly the objects whose caBundle the operator injects, and no
+ * other. cert-manager is not installed here, so its Issuer and Certificate are not applied.
+ */
+@KubernetesTest(crds = Examples.CRD)
+class ChartWebhooksIT {
+
+    private static final Set<String> CERT_MANAGER_KINDS = Set.of("Issuer", "Certificate");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final PatchOptions DRY_RUN = new PatchOptions("chart-webhooks-it", true, true);
+
+    private static KubernetesClient admin;
+    private final Deque<AutoCloseable> cleanUp = new ArrayDeque<>(); // closed last first
+
+    @BeforeAll
+    static void connect(ClusterConnection connection) {
+        admin = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
+    }
+
+    @AfterAll
+    static void disconnect() {
+        admin.close();
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        while (!cleanUp.isEmpty()) {
+            cleanUp.pop().close();
+        }
+    }
+
+    @Test
+    void theApiServerAcceptsEveryObjectTheChartRendersWithWebhooksInEitherMode(TestNamespace namespace) {
+        for (String mode : List.of("certManager", "generated")) {
+            Manifests chart = Chart.render(namespace.name(), namespace.name(), Map.of("webhooks.enabled", true,
+                    "webhooks.certificates.mode", mode, "webhooks.failurePolicy", "Ignore", "webhooks.timeoutSeconds", 7));
+            Map<String, JsonNode> accepted = new LinkedHashMap<>();
+            for (JsonNode object : chart.documents()) {
+                String kind = object.path("kind").asString();
+                if (!CERT_MANAGER_KINDS.contains(kind)) {
+                    accepted.put(kind + " " + object.at("/metadata/name").asString(), dryRunApply(object));
+                }
+            }
+
+            String fullname = namespace.name() + "-sample-operator";
+            assertThat(accepted).as(mode).containsKeys("Service " + fullname + "-webhook",
+                    "ValidatingWebhookConfiguration " + fullname, "MutatingWebhookConfiguration " + fullname,
+                    "CustomResourceDefinition staticsites.sample.operatorstarter.dev");
+            JsonNode validating = accepted.get("ValidatingWebhookConfiguration " + fullname).at("/webhooks/0");
+            assertThat(validating.path("failurePolicy").asString()).isEqualTo("Ignore");
+            assertThat(validating.path("timeoutSeconds").asInt()).isEqualTo(7);
+            assertThat(accepted.get("CustomResourceDefinition staticsites.sample.operatorstarter.dev")
+                    .at("/spec/conversion/webhook/clientConfig/service/path").asString()).isEqualTo("/convert");
+            if (mode.equals("generated")) {
+                assertThat(accepted).containsKey("ClusterRole " + fullname + "-ca-injection");
+            }
+        }
+    }
+
+    @Test
+    void withGeneratedCertificatesTheChartsServiceAccountMayWriteTheCaBundleOfItsOwnObjectsOnly(
+            ClusterConnection connection, TestNamespace namespace, @TempDir Path folder) {
+        // Scoped to a namespace that does not exist, so no request in this shared API server is sent to it.
+        Manifests chart = Chart.render(namespace.name(), namespace.name(), Map.of("webhooks.enabled", true,
+                "webhooks.certificates.mode", "generated", "watchNamespaces[0]", namespace.name() + "-nowhere"));
+        String fullname = namespace.name() + "-sample-operator";
+        for (JsonNode object : chart.documents()) {
+            String name = object.at("/metadata/name").asString();
+            if (object.path("kind").asString().endsWith("WebhookConfiguration") || name.equals(fullname + "-ca-injection")) {
+                create(object);
+            }
+        }
+        String account = chart.one("Deployment").at("/spec/template/spec/serviceAccountName").asString();
+        ClusterConnection asOperator = ServiceAccounts.connectAs(connection, namespace.name(), account,
+                ServiceAccounts.MINIMUM_VALIDITY, folder.resolve("kubeconfig"));
+        String bundle = Base64.getEncoder().encodeToString(connection.certificateAuthorityPem().getBytes());
+
+        try (KubernetesClient operator = KubernetesClient.create(KubeconfigLoader.load(asOperator.kubeconfig(), null))) {
+            // What the operator's CaBundleInjector does: get, set every webhook's caBundle, update.
+            ResourceClient<ValidatingWebhookConfiguration> validating = operator.resources(ValidatingWebhookConfiguration.class);
+            // The binding reaches the API server's RBAC cache within moments.
+            ValidatingWebhookConfiguration ownValidating = await().atMost(Duration.ofSeconds(10))
+                    .ignoreException(ApiException.Forbidden.class).until(() -> validating.get(fullname), found -> true);
+            ownValidating.getWebhooks().forEach(webhook -> webhook.getClientConfig().setCaBundle(bundle));
+            validating.update(ownValidating);
+            ResourceClient<MutatingWebhookConfiguration> mutating = operator.resources(MutatingWebhookConfiguration.class);
+            MutatingWebhookConfiguration ownMutating = mutating.get(fullname);
+            ownMutating.getWebhooks().forEach(webhook -> webhook.getClientConfig().setCaBundle(bundle));
+            mutating.update(ownMutating);
+            ResourceClient<CustomResourceDefinition> crds = operator.apiextensionsV1().customResourceDefinitions();
+            // Unchanged, so the shared CRD keeps its (webhook-less) conversion; the update is still authorised.
+            crds.update(crds.get("staticsites.sample.operatorstarter.dev"));
+
+            assertThat(admin.resources(ValidatingWebhookConfiguration.class).get(fullname).getWebhooks())
+                    .allSatisfy(webhook -> assertThat(webhook.getClientConfig().getCaBundle()).isEqualTo(bundle));
+            assertThat(admin.resources(MutatingWebhookConfiguration.class).get(fullname).getWebhooks())
+                    .allSatisfy(webhook -> assertThat(webhook.getClientConfig().getCaBundle()).isEqualTo(bundle));
+            assertThatThrownBy(validating::list).as("only by name").isInstanceOf(ApiException.Forbidden.class);
+            assertThatThrownBy(() -> validating.get(fullname + "-other")).isInstanceOf(ApiException.Forbidden.class);
+            assertThatThrownBy(() -> crds.get("widgets.starter.operatorstarter.dev"))
+                    .isInstanceOf(ApiException.Forbidden.class);
+            assertThatThrownBy(() -> validating.delete(fullname)).isInstanceOf(ApiException.Forbidden.class);
+        }
+    }
+
+    /** Server-side apply as a dry run: validated and admitted as for real, stored nowhere; the object as it would be. */
+    private static JsonNode dryRunApply(JsonNode object) {
+        GenericKubernetesResource applied = resources(object).apply(JSON.treeToValue(object, GenericKubernetesResource.class),
+                DRY_RUN);
+        return JSON.valueToTree(applied);
+    }
+
+    /** Creates {@code object} for real, and deletes it after the test. */
+    private void create(JsonNode object) {
+        ResourceClient<GenericKubernetesResource> resources = resources(object);
+        resources.create(JSON.treeToValue(object, GenericKubernetesResource.class));
+        String name = object.at("/metadata/name").asString();
+        cleanUp.push(() -> resources.delete(name));
+    }
+
+    private static ResourceClient<GenericKubernetesResource> resources(JsonNode object) {
+        ResourceClient<GenericKubernetesResource> resources = admin.dynamic(object.path("apiVersion").asString(),
+                object.path("kind").asString());
+        String namespace = object.at("/metadata/namespace").asString("");
+        return namespace.isEmpty() ? resources : resources.inNamespace(namespace);
+    }
+}

@@ -1,0 +1,119 @@
+package dev.operatorstarter.autoconfigure.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.operatorstarter.autoconfigure.wiring.OperatorClientAutoConfiguration;
+import dev.operatorstarter.autoconfigure.wiring.OperatorMetricsAutoConfiguration;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * {@code operator.webhook.register.*} wired by {@link WebhookAutoConfiguration}; the registration
+ * itself against the real API server is {@link WebhookRegistrationIT}.
+ */
+class WebhookRegistrationTest {
+
+    @TempDir
+    Path folder;
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(OperatorMetricsAutoConfiguration.class,
+                    OperatorClientAutoConfiguration.class, WebhookAutoConfiguration.class))
+            .withUserConfiguration(WidgetValidator.class)
+            .withPropertyValues("operator.webhook.enabled=true", "operator.webhook.port=0",
+                    "operator.webhook.address=127.0.0.1", "operator.client.max-retries=0");
+
+    @Test
+    void nothingIsRegisteredUnlessAskedFor() throws Exception {
+        runner.withPropertyValues(unreachableKubeconfig()).run(context -> {
+            assertThat(context).hasNotFailed().doesNotHaveBean(WebhookRegistration.class);
+            assertThat(context.getBean("webhooksHealthIndicator", HealthIndicator.class).health().getDetails())
+                    .doesNotContainKey("registrationPending");
+        });
+    }
+
+    @Test
+    void aRegistrationThatCannotReachTheApiServerKeepsTheHealthDownSaysWhyAndDoesNotFailStartUp() throws Exception {
+        runner.withPropertyValues(unreachableKubeconfig(),
+                "operator.webhook.register.enabled=true", "operator.webhook.register.api-deadline=2s",
+                "operator.webhook.register.retry-period=100ms", "spring.application.name=My Widgets")
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(WebhookRegistration.class);
+                    Health health = context.getBean("webhooksHealthIndicator", HealthIndicator.class).health();
+
+                    assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat((List<?>) health.getDetails().get("registrationPending")).first().asString()
+                            .as("named after spring.application.name, as a DNS name")
+                            .startsWith("cannot write ValidatingWebhookConfiguration my-widgets: ");
+                    // retried: still said after a few more attempts
+                    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !context
+                            .getBean(WebhookRegistration.class).pending().isEmpty());
+                });
+    }
+
+    @Test
+    void theConfigurationsNameIsTheRegisterNameWhenSet() throws Exception {
+        runner.withPropertyValues(unreachableKubeconfig(),
+                "operator.webhook.register.enabled=true", "operator.webhook.register.name=local-widgets")
+                .run(context -> assertThat(context.getBean(WebhookRegistration.class).pending()).first()
+                        .asString().startsWith("cannot write ValidatingWebhookConfiguration local-widgets: "));
+    }
+
+    @Test
+    void registrationNeedsAKubernetesClient() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(WebhookAutoConfiguration.class))
+                .withUserConfiguration(WidgetValidator.class)
+                .withPropertyValues("operator.webhook.enabled=true", "operator.webhook.port=0",
+                        "operator.webhook.address=127.0.0.1", "operator.webhook.register.enabled=true")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause().hasMessageStartingWith(
+                        "operator.webhook.register.enabled needs a KubernetesClient bean"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+            "operator.webhook.register.timeout=31s; operator.webhook.register.timeout must be whole seconds from 1s to 30s",
+            "operator.webhook.register.timeout=1500ms; operator.webhook.register.timeout must be whole seconds",
+            "operator.webhook.register.name=Widgets!; operator.webhook.register.name must be a DNS subdomain",
+            "operator.webhook.register.api-deadline=0s; operator.webhook.register.api-deadline must be positive",
+            "operator.webhook.register.failure-policy=Sometimes; Sometimes"})
+    void propertiesThatDoNotFitFailStartUpNamingTheProperty(String property, String message) {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(WebhookAutoConfiguration.class))
+                .withPropertyValues("operator.webhook.enabled=true", property)
+                .run(context -> assertThat(context).hasFailed().getFailure().hasStackTraceContaining(message));
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "widgetValidator, '', widgetvalidator.webhooks.operatorstarter.dev",
+            "dev.operatorstarter.autoconfigure.webhook.WidgetValidator, '', widgetvalidator.webhooks.operatorstarter.dev",
+            "widgetValidator, widgetvalidator.webhooks.operatorstarter.dev, widgetvalidator-2.webhooks.operatorstarter.dev",
+            "my_bean#1, '', my-bean-1.webhooks.operatorstarter.dev",
+            "___, '', webhook.webhooks.operatorstarter.dev"})
+    void aWebhookIsNamedAfterItsBeanAsADnsNameWithThreeSegments(String beanName, String taken, String name) {
+        assertThat(WebhookRegistration.webhookName(beanName, taken.isEmpty() ? Set.of() : Set.of(taken)))
+                .isEqualTo(name);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"0.0.0.0, 127.0.0.1", "::, 127.0.0.1", "127.0.0.1, 127.0.0.1", "::1, [::1]", "localhost, localhost"})
+    void theApiServerCallsTheAddressListenedOnOrLoopbackForEveryInterface(String address, String host) {
+        assertThat(WebhookRegistration.host(address)).isEqualTo(host);
+    }
+
+    private String unreachableKubeconfig() throws Exception {
+        return "operator.client.kubeconfig=" + WebhookAutoConfigurationTest.unreachableCluster(folder);
+    }
+}

@@ -84,12 +84,13 @@ final class WebhookRegistration implements SmartLifecycle {
     private volatile List<String> pending = List.of(NOT_YET);
     private volatile boolean running;
     private @Nullable ScheduledExecutorService retries;
+    private WebhookBeans.@Nullable Targets what;
     private final List<ResourceClient<? extends HasMetadata>> applied = new ArrayList<>();
 
     /**
      * @param name the configurations' name, a DNS subdomain
      * @param address the address the server listens on
-     * @param targets what to register, read on start
+     * @param targets what to register, read on the first start
      */
     WebhookRegistration(KubernetesClient client, WebhookServer server, WebhookProperties.Register options, String name,
             String address, Supplier<WebhookBeans.Targets> targets) {
@@ -142,6 +143,9 @@ final class WebhookRegistration implements SmartLifecycle {
             }
             running = true;
             pending = List.of(NOT_YET);
+            if (what == null) {
+                what = registrable(targets.get());
+            }
             if (!attempt()) {
                 retries = Executors.newSingleThreadScheduledExecutor(runnable -> {
                     Thread thread = new Thread(runnable, "webhook-registration");
@@ -177,18 +181,10 @@ final class WebhookRegistration implements SmartLifecycle {
             now.add(port < 0 ? "the webhook server does not listen" : "the webhook server has no CA to register "
                     + "(supplied certificate files without operator.webhook.certificate.ca-file)");
         } else {
-            String bundle = Base64.getEncoder().encodeToString(ca.getBytes(StandardCharsets.US_ASCII));
-            String base = "https://" + host + ":" + port;
-            WebhookBeans.Targets what = targets.get();
-            Map<AdmissionTarget, String> names = webhookNames(what.admission());
-            List<AdmissionTarget> validating = what.admission().stream().filter(target -> !target.mutating()).toList();
-            List<AdmissionTarget> mutating = what.admission().stream().filter(AdmissionTarget::mutating).toList();
-            write(deadlined(ValidatingWebhookConfiguration.class), validating.isEmpty() ? null
-                    : configuration(ValidatingWebhookConfiguration.class, validating, names, base, bundle), validating, names, base, now, done);
-            write(deadlined(MutatingWebhookConfiguration.class), mutating.isEmpty() ? null
-                    : configuration(MutatingWebhookConfiguration.class, mutating, names, base, bundle), mutating, names, base, now, done);
-            for (ConversionTarget conversion : what.conversion()) {
-                convert(conversion, base + conversion.path(), bundle, now, done);
+            try {
+                register(Objects.requireNonNull(what), ca, port, now, done);
+            } catch (RuntimeException e) {
+                now.add("the registration failed: " + e);
             }
         }
         boolean first = pending.equals(List.of(NOT_YET));
@@ -202,6 +198,42 @@ final class WebhookRegistration implements SmartLifecycle {
                     options.retryPeriod(), String.join("; ", now));
         }
         return now.isEmpty();
+    }
+
+    private void register(WebhookBeans.Targets what, String ca, int port, List<String> now, List<String> done) {
+        String bundle = Base64.getEncoder().encodeToString(ca.getBytes(StandardCharsets.US_ASCII));
+        String base = "https://" + host + ":" + port;
+        Map<AdmissionTarget, String> names = webhookNames(what.admission());
+        List<AdmissionTarget> validating = what.admission().stream().filter(target -> !target.mutating()).toList();
+        List<AdmissionTarget> mutating = what.admission().stream().filter(AdmissionTarget::mutating).toList();
+        write(deadlined(ValidatingWebhookConfiguration.class), validating.isEmpty() ? null
+                : configuration(ValidatingWebhookConfiguration.class, validating, names, base, bundle),
+                validating, names, base, now, done);
+        write(deadlined(MutatingWebhookConfiguration.class), mutating.isEmpty() ? null
+                : configuration(MutatingWebhookConfiguration.class, mutating, names, base, bundle),
+                mutating, names, base, now, done);
+        for (ConversionTarget conversion : what.conversion()) {
+            convert(conversion, base + conversion.path(), bundle, now, done);
+        }
+    }
+
+    /**
+     * The targets that can be registered; an admission webhook whose class names no group and
+     * version ({@code GenericKubernetesResource}) cannot, and is named in a warning instead.
+     */
+    private static WebhookBeans.Targets registrable(WebhookBeans.Targets all) {
+        List<AdmissionTarget> admission = new ArrayList<>();
+        for (AdmissionTarget target : all.admission()) {
+            try {
+                ResourceType.of(target.type());
+                admission.add(target);
+            } catch (IllegalArgumentException e) {
+                log.warn("Cannot register the @AdmissionWebhook bean '{}' at {} with the API server: its class {} "
+                        + "names no resource ({}). Write a webhook configuration for it yourself.", target.beanName(),
+                        target.path(), target.type().getName(), e.getMessage());
+            }
+        }
+        return new WebhookBeans.Targets(List.copyOf(admission), all.conversion());
     }
 
     private <T extends HasMetadata> ResourceClient<T> deadlined(Class<T> type) {

@@ -5,12 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import dev.operatorstarter.autoconfigure.wiring.OperatorClientAutoConfiguration;
 import dev.operatorstarter.autoconfigure.wiring.OperatorMetricsAutoConfiguration;
-import java.nio.file.Files;
+import dev.operatorstarter.webhook.AdmissionVerdict;
+import dev.operatorstarter.webhook.ValidatingHandler;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -19,11 +22,16 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * {@code operator.webhook.register.*} wired by {@link WebhookAutoConfiguration}; the registration
  * itself against the real API server is {@link WebhookRegistrationIT}.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class WebhookRegistrationTest {
 
     @TempDir
@@ -70,6 +78,30 @@ class WebhookRegistrationTest {
                 "operator.webhook.register.enabled=true", "operator.webhook.register.name=local-widgets")
                 .run(context -> assertThat(context.getBean(WebhookRegistration.class).pending()).first()
                         .asString().startsWith("cannot write ValidatingWebhookConfiguration local-widgets: "));
+    }
+
+    @Test
+    void aHandlerWhoseClassNamesNoResourceIsNamedInAWarningAndTheOthersAreStillRegistered(CapturedOutput output)
+            throws Exception {
+        runner.withUserConfiguration(AnythingValidator.class).withPropertyValues(unreachableKubeconfig(),
+                "operator.webhook.register.enabled=true").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(output).contains("Cannot register the @AdmissionWebhook bean 'anythingValidator' at "
+                            + "/validate-anything with the API server: its class "
+                            + "io.fabric8.kubernetes.api.model.GenericKubernetesResource names no resource");
+                    assertThat(context.getBean(WebhookRegistration.class).pending()).first().asString()
+                            .startsWith("cannot write ValidatingWebhookConfiguration ");
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class AnythingValidator {
+
+        @Bean
+        @AdmissionWebhook(path = "/validate-anything")
+        ValidatingHandler<GenericKubernetesResource> anythingValidator() {
+            return admission -> AdmissionVerdict.allow();
+        }
     }
 
     @Test

@@ -83,9 +83,8 @@ final class WebhookRegistration implements SmartLifecycle {
     private final Object lock = new Object();
     private volatile List<String> pending = List.of(NOT_YET);
     private volatile boolean running;
-    private @Nullable ScheduledExecutorService retries;
+    private volatile @Nullable ScheduledExecutorService retries;
     private WebhookBeans.@Nullable Targets what;
-    private final List<ResourceClient<? extends HasMetadata>> applied = new ArrayList<>();
 
     /**
      * @param name the configurations' name, a DNS subdomain
@@ -253,11 +252,6 @@ final class WebhookRegistration implements SmartLifecycle {
                 return;
             }
             resources.apply(configuration, PatchOptions.forceApply(FIELD_MANAGER));
-            synchronized (applied) {
-                if (applied.stream().noneMatch(known -> known.type().equals(resources.type()))) {
-                    applied.add(resources);
-                }
-            }
             done.add(kind + " " + name + " (" + webhooks.stream().map(target -> names.get(target) + " → "
                     + base + target.path() + " for " + rule(target).getResources() + " " + target.operations())
                     .collect(Collectors.joining(", ")) + ")");
@@ -375,20 +369,26 @@ final class WebhookRegistration implements SmartLifecycle {
 
     @Override
     public void stop() {
-        List<ResourceClient<? extends HasMetadata>> written;
+        running = false;
+        ScheduledExecutorService scheduler = retries;
+        if (scheduler != null) {
+            scheduler.shutdownNow(); // interrupts an attempt in flight, so the lock is not held for long
+        }
+        boolean registered;
         synchronized (lock) {
-            running = false;
             if (retries != null) {
-                retries.shutdownNow();
+                retries.shutdownNow(); // one a concurrent start made after the shutdown above
                 retries = null;
             }
-            synchronized (applied) {
-                written = List.copyOf(applied);
-                applied.clear();
-            }
+            registered = what != null;
         }
         pending = List.of(NOT_YET);
-        for (ResourceClient<? extends HasMetadata> resources : written) {
+        if (!registered) {
+            return;
+        }
+        // both kinds by name, whether this run wrote them or an attempt cut short by the stop did
+        for (ResourceClient<? extends HasMetadata> resources : List.of(deadlined(ValidatingWebhookConfiguration.class),
+                deadlined(MutatingWebhookConfiguration.class))) {
             try {
                 resources.delete(name, DeleteOptions.defaults());
                 log.info("Removed the {} {} from the API server", resources.type().kind(), name);

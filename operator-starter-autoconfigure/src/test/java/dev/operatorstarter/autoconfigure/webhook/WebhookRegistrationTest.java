@@ -1,12 +1,20 @@
 package dev.operatorstarter.autoconfigure.webhook;
 
+import static dev.operatorstarter.webhook.Admission.Operation.CREATE;
+import static dev.operatorstarter.webhook.Admission.Operation.DELETE;
+import static dev.operatorstarter.webhook.Admission.Operation.UPDATE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.autoconfigure.Widget;
+import dev.operatorstarter.autoconfigure.webhook.WebhookBeans.AdmissionTarget;
+import dev.operatorstarter.autoconfigure.webhook.WebhookBeans.ConversionTarget;
 import dev.operatorstarter.autoconfigure.wiring.OperatorClientAutoConfiguration;
 import dev.operatorstarter.autoconfigure.wiring.OperatorMetricsAutoConfiguration;
 import dev.operatorstarter.webhook.AdmissionVerdict;
 import dev.operatorstarter.webhook.ValidatingHandler;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -24,6 +33,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -100,6 +110,43 @@ class WebhookRegistrationTest {
         @Bean
         @AdmissionWebhook(path = "/validate-anything")
         ValidatingHandler<GenericKubernetesResource> anythingValidator() {
+            return admission -> AdmissionVerdict.allow();
+        }
+    }
+
+    @Test
+    void whatIsRegisteredIsEveryHandlerWithItsResourceAndOperationsAndEveryConversionPathWithItsClasses() {
+        new ApplicationContextRunner()
+                .withUserConfiguration(WebhookAutoConfigurationTest.Handlers.class, DeletionGuard.class,
+                        WebhookAutoConfigurationTest.ReadyEndpoint.class)
+                .run(context -> {
+                    ConfigurableListableBeanFactory beans = context
+                            .getSourceApplicationContext(ConfigurableApplicationContext.class).getBeanFactory();
+
+                    WebhookBeans.Targets targets = WebhookBeans.targets(beans, WebhookBeans.endpoints(beans));
+
+                    assertThat(targets.admission()).extracting(AdmissionTarget::path, AdmissionTarget::type,
+                            AdmissionTarget::mutating, AdmissionTarget::operations).containsExactlyInAnyOrder(
+                                    tuple("/validate-widgets", Widget.class, false, List.of(CREATE, UPDATE)),
+                                    tuple("/default-widgets", Widget.class, true, List.of(CREATE, UPDATE)),
+                                    tuple("/default-configmaps", ConfigMap.class, true, List.of(CREATE, UPDATE)),
+                                    tuple("/guard-deletes", ConfigMap.class, false, List.of(DELETE)));
+                    assertThat(targets.conversion()).extracting(ConversionTarget::path, ConversionTarget::classes)
+                            .containsExactlyInAnyOrder(
+                                    tuple("/convert-gadgets", Set.of(GadgetV1alpha1.class, GadgetV1.class)),
+                                    tuple("/convert", Set.of()));
+                    assertThat(targets.conversion()).allSatisfy(conversion -> assertThat(conversion.versions())
+                            .containsExactlyInAnyOrder("webhooks.operatorstarter.dev/v1alpha1",
+                                    "webhooks.operatorstarter.dev/v1"));
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class DeletionGuard {
+
+        @Bean
+        @AdmissionWebhook(path = "/guard-deletes", operations = DELETE)
+        ValidatingHandler<ConfigMap> deletionGuard() {
             return admission -> AdmissionVerdict.allow();
         }
     }

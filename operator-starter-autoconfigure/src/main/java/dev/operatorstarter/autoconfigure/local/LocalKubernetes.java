@@ -19,6 +19,7 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.PropertySource;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
@@ -35,6 +36,12 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * run folder, or at a copy in a place of your choosing, {@value #KUBECONFIG_PROPERTY} (written
  * owner-only, as it holds the administrator's key).
  *
+ * <p>It also switches on {@code operator.webhook.register.enabled} (as a default the application's
+ * own properties override): when the application serves webhooks ({@code operator.webhook.enabled}),
+ * they are registered with the local API server at the server's loopback address with its
+ * generated CA, CRD conversions included, and removed when the application stops; the log lists
+ * what was registered. Without it the developer would write those configurations by hand.
+ *
  * <p>Use it from a {@code main} in test scope and run that with {@code mvn spring-boot:test-run}:
  *
  * <pre>{@code
@@ -46,6 +53,7 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * }</pre>
  */
 @Configuration(proxyBeanMethods = false)
+@PropertySource("classpath:dev/operatorstarter/autoconfigure/local/local-kubernetes.properties")
 public class LocalKubernetes {
 
     /** Classpath resources holding the CRDs to install; default every {@code crds/*.yaml} and {@code crds/*.yml}. */
@@ -68,13 +76,23 @@ public class LocalKubernetes {
         Path kubeconfig = cluster.connection().kubeconfig().toAbsolutePath();
         String copy = environment.getProperty(KUBECONFIG_PROPERTY);
         Path forKubectl = copy == null || copy.isBlank() ? kubeconfig : copyOwnerOnly(kubeconfig, Path.of(copy));
-        log.info("Local Kubernetes API server {} (Kubernetes {}, {} backend), CRDs installed from {}. "
+        log.info("Local Kubernetes API server {} (Kubernetes {}, {} backend), CRDs installed from {}; webhooks {}. "
                 + "Point kubectl at it with: export KUBECONFIG={}", cluster.connection().server(),
                 cluster.serverVersion(), cluster.backend().name().toLowerCase(Locale.ROOT),
                 crds.isEmpty() ? "nowhere (none found under crds/ on the classpath)" : String.join(", ", crds),
-                forKubectl);
+                webhooks(environment), forKubectl);
         ClientConfig config = KubeconfigLoader.load(kubeconfig, null);
         return () -> config;
+    }
+
+    /** What happens to the application's webhooks, for the log. */
+    static String webhooks(Environment environment) {
+        if (!environment.getProperty("operator.webhook.enabled", Boolean.class, false)) {
+            return "not served (operator.webhook.enabled is not true)";
+        }
+        return environment.getProperty("operator.webhook.register.enabled", Boolean.class, false)
+                ? "registered with this server once served (operator.webhook.register.enabled)"
+                : "served but not registered (operator.webhook.register.enabled=false)";
     }
 
     /** Copies {@code kubeconfig} to {@code target}, readable by its owner only where the file system allows. */

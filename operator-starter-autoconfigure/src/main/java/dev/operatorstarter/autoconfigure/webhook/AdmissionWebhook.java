@@ -1,5 +1,6 @@
 package dev.operatorstarter.autoconfigure.webhook;
 
+import dev.operatorstarter.webhook.Admission.Operation;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -37,4 +38,10 @@ public @interface AdmissionWebhook {
 
     /** The HTTP path, starting with {@code /}; unique among the application's webhooks. */
     String path();
+
+    /**
+     * The operations the webhook is called for, when the application registers it with the API
+     * server ({@code operator.webhook.register.enabled}); default {@code CREATE} and {@code UPDATE}.
+     */
+    Operation[] operations() default {Operation.CREATE, Operation.UPDATE};
 }

@@ -4,6 +4,7 @@ import dev.operatorstarter.autoconfigure.wiring.OperatorClientAutoConfiguration;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.time.TimeSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -15,6 +16,7 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import reactor.core.scheduler.Schedulers;
 
 /**
@@ -22,7 +24,8 @@ import reactor.core.scheduler.Schedulers;
  * {@link ConversionWebhook} beans served over HTTPS on {@code operator.webhook.port}, with a
  * certificate from files or generated, the CA injected into the named webhook configurations and
  * CRDs, the {@code webhooks} health indicator (in the readiness group) and controller-runtime's
- * webhook metrics. Each bean backs off when the application defines its own.
+ * webhook metrics; with {@code operator.webhook.register.enabled=true}, the webhooks registered
+ * with the API server ({@link WebhookRegistration}). Each bean backs off when the application defines its own.
  */
 @AutoConfiguration(after = OperatorClientAutoConfiguration.class, afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
@@ -64,6 +67,36 @@ public final class WebhookAutoConfiguration {
     }
 
     @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty("operator.webhook.register.enabled")
+    static class Registration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        WebhookRegistration webhookRegistration(WebhookProperties properties, WebhookServer server,
+                ObjectProvider<KubernetesClient> client, ConfigurableListableBeanFactory beanFactory,
+                Environment environment) {
+            KubernetesClient kubernetes = client.getIfAvailable();
+            if (kubernetes == null) {
+                throw new InvalidWebhookException("operator.webhook.register.enabled needs a KubernetesClient bean to "
+                        + "register the webhooks, and there is none (is operator.enabled false, or the client "
+                        + "auto-configuration excluded?)");
+            }
+            WebhookProperties.Register register = properties.register();
+            String name = register.name() != null && !register.name().isBlank() ? register.name()
+                    : configurationName(environment.getProperty("spring.application.name", "operator"));
+            return new WebhookRegistration(kubernetes, server, register, name, properties.address(),
+                    () -> WebhookBeans.targets(beanFactory, WebhookBeans.endpoints(beanFactory)));
+        }
+
+        /** {@code spring.application.name} as a DNS subdomain. */
+        static String configurationName(String applicationName) {
+            String name = applicationName.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]", "-")
+                    .replaceAll("^[-.]+|[-.]+$", "");
+            return name.isEmpty() ? "operator" : name.length() > 253 ? name.substring(0, 253) : name;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(MeterRegistry.class)
     @ConditionalOnBooleanProperty(name = "operator.metrics.enabled", matchIfMissing = true)
     static class Metrics {
@@ -83,8 +116,11 @@ public final class WebhookAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(name = "webhooksHealthIndicator")
-        WebhookServerHealthIndicator webhooksHealthIndicator(WebhookServer server) {
-            return new WebhookServerHealthIndicator(server, TimeSource.system());
+        WebhookServerHealthIndicator webhooksHealthIndicator(WebhookServer server,
+                ObjectProvider<WebhookRegistration> registration) {
+            WebhookRegistration registering = registration.getIfAvailable();
+            return new WebhookServerHealthIndicator(server,
+                    registering == null ? List::of : registering::pending, TimeSource.system());
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.operatorstarter.autoconfigure.webhook;
 
+import dev.operatorstarter.webhook.Admission;
 import dev.operatorstarter.webhook.AdmissionEndpoint;
 import dev.operatorstarter.webhook.ConversionEndpoint;
 import dev.operatorstarter.webhook.Converter;
@@ -9,8 +10,10 @@ import dev.operatorstarter.webhook.WebhookEndpoint;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.FactoryBean;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -32,6 +35,49 @@ final class WebhookBeans {
     /** One converter bean with the classes it joins. */
     private record ConverterBean(String beanName, Class<? extends HasMetadata> first,
             Class<? extends HasMetadata> second, Converter<?, ?> converter) {
+    }
+
+    /** An admission webhook as registered with the API server: its bean, path, resource and operations. */
+    record AdmissionTarget(String beanName, String path, Class<? extends HasMetadata> type, boolean mutating,
+            List<Admission.Operation> operations) {
+    }
+
+    /**
+     * A conversion path as registered with the API server: the version classes its converter beans
+     * join (empty for a ready {@link ConversionEndpoint} bean) and the API versions it converts.
+     */
+    record ConversionTarget(String path, Set<Class<? extends HasMetadata>> classes, Set<String> versions) {
+    }
+
+    /** What the application serves, described for registration with the API server. */
+    record Targets(List<AdmissionTarget> admission, List<ConversionTarget> conversion) {
+    }
+
+    /** What {@link #endpoints} serves, described for registration: admission webhooks by bean, conversions by path. */
+    static Targets targets(ConfigurableListableBeanFactory beanFactory, Map<String, WebhookEndpoint> endpoints) {
+        List<AdmissionTarget> admissions = new ArrayList<>();
+        Map<String, Set<Class<? extends HasMetadata>>> classes = new LinkedHashMap<>();
+        for (String beanName : beanFactory.getBeanDefinitionNames()) {
+            AdmissionWebhook admission = beanFactory.findAnnotationOnBean(beanName, AdmissionWebhook.class, false);
+            if (admission != null && endpoints.get(admission.path()) instanceof AdmissionEndpoint endpoint) {
+                admissions.add(new AdmissionTarget(beanName, admission.path(), endpoint.type(), endpoint.mutating(),
+                        List.of(admission.operations())));
+            }
+            ConversionWebhook conversion = beanFactory.findAnnotationOnBean(beanName, ConversionWebhook.class, false);
+            if (conversion != null && endpoints.get(conversion.path()) instanceof ConversionEndpoint) {
+                Set<Class<? extends HasMetadata>> joined = classes.computeIfAbsent(conversion.path(),
+                        key -> new LinkedHashSet<>());
+                if (beanFactory.getBean(beanName) instanceof Converter<?, ?>) {
+                    ResolvableType type = beanType(beanFactory, beanName).as(Converter.class);
+                    joined.add(resource(beanName, type, 0, "Converter<YourV1alpha1, YourV1>"));
+                    joined.add(resource(beanName, type, 1, "Converter<YourV1alpha1, YourV1>"));
+                }
+            }
+        }
+        List<ConversionTarget> conversions = new ArrayList<>();
+        classes.forEach((path, joined) -> conversions.add(new ConversionTarget(path, Set.copyOf(joined),
+                ((ConversionEndpoint) endpoints.get(path)).versions())));
+        return new Targets(List.copyOf(admissions), List.copyOf(conversions));
     }
 
     static Map<String, WebhookEndpoint> endpoints(ConfigurableListableBeanFactory beanFactory) {

@@ -3,6 +3,7 @@ package dev.operatorstarter.autoconfigure.webhook;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -24,12 +25,14 @@ import org.springframework.util.unit.DataSize;
  * @param certificate the serving certificate: files (for example from cert-manager) or generated
  * @param caInjection the webhook configurations and CRDs whose {@code caBundle} the application
  *     sets to the CA of its serving certificate
+ * @param register the webhook configurations and CRD conversion stanzas the application writes
+ *     itself, pointing at its own server: for local runs and tests
  */
 @ConfigurationProperties("operator.webhook")
 public record WebhookProperties(@DefaultValue("false") boolean enabled, @DefaultValue("9443") int port,
         @DefaultValue("0.0.0.0") String address, @DefaultValue("7MB") DataSize maxRequestSize,
         @DefaultValue("10s") Duration shutdownTimeout, @DefaultValue Certificate certificate,
-        @DefaultValue CaInjection caInjection) {
+        @DefaultValue CaInjection caInjection, @DefaultValue Register register) {
 
     public WebhookProperties {
         if (port < 0 || port > 65535) {
@@ -124,6 +127,59 @@ public record WebhookProperties(@DefaultValue("false") boolean enabled, @Default
             return !validatingWebhookConfigurations.isEmpty() || !mutatingWebhookConfigurations.isEmpty()
                     || !customResourceDefinitions.isEmpty();
         }
+    }
+
+    /**
+     * Registration of the webhooks with the API server, as controller-runtime's envtest does: once
+     * the server listens, one ValidatingWebhookConfiguration and one MutatingWebhookConfiguration
+     * named {@code name} are applied (server-side apply) with a webhook per {@code @AdmissionWebhook}
+     * bean at {@code https://<host>:<port><path>} and the server's CA, and every CRD converted by a
+     * {@code @ConversionWebhook} bean gets a {@code Webhook} conversion pointing at its path. The
+     * configurations are deleted when the application stops; CRDs are left as they are. Readiness
+     * waits for it. For local runs and tests ({@code LocalKubernetes} switches it on): in a
+     * cluster, the chart or the manifests own these objects.
+     *
+     * @param enabled whether the application registers its webhooks with the API server; off by
+     *     default, on with {@code LocalKubernetes}
+     * @param name the name of the ValidatingWebhookConfiguration and the MutatingWebhookConfiguration
+     *     written; default {@code spring.application.name}, else {@code operator}
+     * @param host the host of the webhooks' URL; default the address listened on, or
+     *     {@code 127.0.0.1} when that is every interface (the certificate must name it)
+     * @param failurePolicy what the API server does when it cannot call a webhook: {@code Fail}
+     *     refuses the request, {@code Ignore} lets it through
+     * @param timeout how long the API server waits for each call (1 to 30 seconds)
+     * @param objectSelector labels an object must have to be sent to the admission webhooks; default
+     *     none (every object of the resource)
+     * @param apiDeadline the deadline of each call to the API server that registers or removes them
+     * @param retryPeriod the pause between attempts while a registration failed or a CRD is missing
+     */
+    public record Register(@DefaultValue("false") boolean enabled, @Nullable String name, @Nullable String host,
+            @DefaultValue("Fail") FailurePolicy failurePolicy, @DefaultValue("10s") Duration timeout,
+            @DefaultValue Map<String, String> objectSelector, @DefaultValue("10s") Duration apiDeadline,
+            @DefaultValue("2s") Duration retryPeriod) {
+
+        public Register {
+            if (timeout.compareTo(Duration.ofSeconds(1)) < 0 || timeout.compareTo(Duration.ofSeconds(30)) > 0
+                    || timeout.toMillis() % 1000 != 0) {
+                throw new IllegalArgumentException("operator.webhook.register.timeout must be whole seconds from 1s to "
+                        + "30s (the API server's limits), not " + timeout);
+            }
+            if (name != null && !name.isBlank() && !name.matches("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?")) {
+                throw new IllegalArgumentException("operator.webhook.register.name must be a DNS subdomain (lower case "
+                        + "letters, digits, '-' and '.'), not '" + name + "'");
+            }
+            positive(apiDeadline, "operator.webhook.register.api-deadline", false);
+            positive(retryPeriod, "operator.webhook.register.retry-period", false);
+            objectSelector = Map.copyOf(objectSelector);
+        }
+    }
+
+    /** A webhook's {@code failurePolicy}, spelled as the API spells it. */
+    public enum FailurePolicy {
+        /** The request is refused when the webhook cannot be called. */
+        Fail,
+        /** The request goes on as if the webhook had allowed it. */
+        Ignore
     }
 
     private static void positive(Duration value, String property, boolean zeroAllowed) {

@@ -2,7 +2,9 @@ package dev.operatorstarter.autoconfigure.webhook;
 
 import dev.operatorstarter.time.TimeSource;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -16,10 +18,13 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 final class WebhookServerHealthIndicator implements HealthIndicator {
 
     private final WebhookServer server;
+    private final Supplier<List<String>> registrationPending;
     private final TimeSource time;
 
-    WebhookServerHealthIndicator(WebhookServer server, TimeSource time) {
+    /** @param registrationPending what the registration with the API server still has to do; empty when done or off */
+    WebhookServerHealthIndicator(WebhookServer server, Supplier<List<String>> registrationPending, TimeSource time) {
         this.server = server;
+        this.registrationPending = registrationPending;
         this.time = time;
     }
 
@@ -42,6 +47,10 @@ final class WebhookServerHealthIndicator implements HealthIndicator {
         if (!status.caInjectionPending().isEmpty()) {
             details.put("caInjectionPending", status.caInjectionPending());
         }
-        return (status.ready(time.now()) ? Health.up() : Health.down()).withDetails(details).build();
+        List<String> registering = registrationPending.get();
+        if (!registering.isEmpty()) {
+            details.put("registrationPending", registering);
+        }
+        return (status.ready(time.now()) && registering.isEmpty() ? Health.up() : Health.down()).withDetails(details).build();
     }
 }

@@ -7,8 +7,9 @@
  * dev.operatorstarter.autoconfigure.webhook.WebhookServer} (HTTPS on a port of its own, Reactor
  * Netty, independent of {@code server.port}) and its auto-configuration. The handlers and
  * endpoints themselves are plain functions in the runtime's {@code dev.operatorstarter.webhook}.
- * Everything else here (certificates from files or generated, caBundle injection, metrics, the
- * health indicator) is package-private wiring, not API. Registered only through
+ * Everything else here (certificates from files or generated, caBundle injection, the
+ * registration of the webhooks with the API server for local runs and tests, metrics, the health
+ * indicator) is package-private wiring, not API. Registered only through
  * {@code META-INF/spring/...AutoConfiguration.imports}.
  */
 @NullMarked

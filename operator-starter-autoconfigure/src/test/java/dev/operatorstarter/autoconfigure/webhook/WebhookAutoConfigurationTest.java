@@ -192,7 +192,7 @@ class WebhookAutoConfigurationTest {
                 .withConfiguration(AutoConfigurations.of(OperatorMetricsAutoConfiguration.class,
                         OperatorClientAutoConfiguration.class, WebhookAutoConfiguration.class))
                 .withPropertyValues("operator.webhook.enabled=true", "operator.webhook.port=0",
-                        "operator.webhook.address=127.0.0.1", "operator.client.kubeconfig=" + unreachableCluster(),
+                        "operator.webhook.address=127.0.0.1", "operator.client.kubeconfig=" + unreachableCluster(folder),
                         "operator.client.max-retries=0", "operator.webhook.ca-injection.retry-period=100ms",
                         "operator.webhook.ca-injection.validating-webhook-configurations=widgets")
                 .run(context -> {
@@ -342,7 +342,8 @@ class WebhookAutoConfigurationTest {
                 });
     }
 
-    private Path unreachableCluster() throws Exception {
+    /** A kubeconfig whose server refuses connections. */
+    static Path unreachableCluster(Path folder) throws Exception {
         return Files.writeString(folder.resolve("kubeconfig"), """
                 apiVersion: v1
                 kind: Config

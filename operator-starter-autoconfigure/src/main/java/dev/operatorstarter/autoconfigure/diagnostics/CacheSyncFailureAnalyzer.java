@@ -36,8 +36,13 @@ final class CacheSyncFailureAnalyzer extends AbstractFailureAnalyzer<InformerSyn
 
     private static String action(InformerSyncException cause) {
         if (cause.denials().isEmpty()) {
-            return "Check that the API server is reachable and serves these resources (for a custom resource, that "
-                    + "its CRD is installed), or raise operator.informers.cache-sync-timeout.";
+            boolean failing = cause.unsynced().stream().anyMatch(unsynced -> unsynced.lastError() != null);
+            // A longer wait helps an informer that is still listing, not one whose requests fail.
+            return failing ? "Fix what the errors above say: check that the API server is reachable from here "
+                    + "(operator.client.* or the kubeconfig) and that it serves these resources."
+                    : "The informers were still listing when the time ran out, with no error: a large cache or a slow "
+                            + "API server. Raise operator.informers.cache-sync-timeout, or cache less (label or field "
+                            + "selectors, metadata-only informers: docs/informers.md).";
         }
         Set<String> rules = new LinkedHashSet<>();
         for (Denial denial : cause.denials()) {

@@ -3,11 +3,14 @@ package dev.operatorstarter.autoconfigure.diagnostics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.operatorstarter.cache.InformerSyncException;
+import dev.operatorstarter.cache.ReflectorException;
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -140,5 +143,21 @@ class FailureAnalyzersTest {
         assertThat(cause).isNotNull();
         return new IllegalStateException("Error creating bean with name 'kubernetesClientConfig'",
                 new RuntimeException("Failed to instantiate", cause));
+    }
+
+    @Test
+    void aSyncThatRanOutOfTimeWithoutErrorsIsToldToWaitLongerOrCacheLessAndAFailingOneToFixTheError() {
+        CacheSyncFailureAnalyzer analyzer = new CacheSyncFailureAnalyzer();
+        InformerSyncException slow = new InformerSyncException("start-up", Duration.ofMinutes(2),
+                List.of(new InformerSyncException.Unsynced("pods", null)));
+        InformerSyncException failing = new InformerSyncException("start-up", Duration.ofMinutes(2),
+                List.of(new InformerSyncException.Unsynced("pods", new ReflectorException.ListFailed("pods",
+                        "connection refused", new java.net.ConnectException("connection refused")))));
+
+        assertThat(analyzer.analyze(slow).getAction()).contains("still listing")
+                .contains("operator.informers.cache-sync-timeout");
+        assertThat(analyzer.analyze(failing).getDescription()).contains("pods: ").contains("connection refused");
+        assertThat(analyzer.analyze(failing).getAction()).contains("Fix what the errors above say")
+                .doesNotContain("cache-sync-timeout");
     }
 }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientCon
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.WebhookConversion;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -30,6 +31,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class CaBundleInjector {
 
+    /**
+     * The limit of each read and write, retries included: shorter than the retry period's usual
+     * multiples, so a hung API server never holds the thread that also reloads the certificate.
+     */
+    static final Duration API_DEADLINE = Duration.ofSeconds(10);
+
     private final KubernetesClient client;
     private final WebhookProperties.CaInjection targets;
 
@@ -43,17 +50,17 @@ final class CaBundleInjector {
         String bundle = Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.US_ASCII));
         List<String> pending = new ArrayList<>();
         for (String name : targets.validatingWebhookConfigurations()) {
-            inject(client.resources(ValidatingWebhookConfiguration.class), name, pending, configuration -> set(
+            inject(client.resources(ValidatingWebhookConfiguration.class).withDeadline(API_DEADLINE), name, pending, configuration -> set(
                     configuration.getWebhooks(), ValidatingWebhook::getClientConfig, ValidatingWebhook::setClientConfig,
                     bundle));
         }
         for (String name : targets.mutatingWebhookConfigurations()) {
-            inject(client.resources(MutatingWebhookConfiguration.class), name, pending, configuration -> set(
+            inject(client.resources(MutatingWebhookConfiguration.class).withDeadline(API_DEADLINE), name, pending, configuration -> set(
                     configuration.getWebhooks(), MutatingWebhook::getClientConfig, MutatingWebhook::setClientConfig,
                     bundle));
         }
         for (String name : targets.customResourceDefinitions()) {
-            inject(client.apiextensionsV1().customResourceDefinitions(), name, pending, crd -> {
+            inject(client.apiextensionsV1().customResourceDefinitions().withDeadline(API_DEADLINE), name, pending, crd -> {
                 WebhookConversion webhook = webhookConversion(crd);
                 if (webhook.getClientConfig() == null) {
                     webhook.setClientConfig(new io.fabric8.kubernetes.api.model.apiextensions.v1.WebhookClientConfig());

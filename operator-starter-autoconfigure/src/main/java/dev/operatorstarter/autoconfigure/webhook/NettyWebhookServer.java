@@ -61,12 +61,14 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
     private final TimeSource time;
 
     private final Object lock = new Object();
-    private @Nullable CertificateSource source;
-    private @Nullable RotatingServerKeyManager keys;
+    private volatile @Nullable CertificateSource source;
+    private volatile @Nullable RotatingServerKeyManager keys;
     private volatile @Nullable DisposableServer server;
     private @Nullable ScheduledExecutorService background;
     private volatile @Nullable String certificateProblem;
     private volatile List<String> pending = List.of();
+    /** The CA last injected everywhere: once the current CA is, a later check that fails does not unready the server. */
+    private volatile @Nullable String injectedCa;
 
     /**
      * @param certificates makes the certificate source on the first start (it may need BouncyCastle)
@@ -122,7 +124,8 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
             });
             if (!properties.certificate().generated()) {
                 long interval = properties.certificate().reloadInterval().toMillis();
-                background.scheduleWithFixedDelay(this::reload, interval, interval, TimeUnit.MILLISECONDS);
+                background.scheduleWithFixedDelay(() -> guarded("reload the webhook certificate", this::reload), interval,
+                        interval, TimeUnit.MILLISECONDS);
             }
             if (injector != null) {
                 pending = List.of(NOT_YET);
@@ -196,8 +199,11 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
     public Status status() {
         RotatingServerKeyManager current = keys;
         CertificateSource from = source;
+        // Readiness waits for the first injection of the current CA only: once the API server trusts
+        // it, a periodic check that fails (a slow API server) must not unready every replica at once.
+        boolean injected = current != null && Objects.equals(injectedCa, current.current().caPem());
         return new Status(isRunning(), port(), List.copyOf(paths()), from == null ? "not loaded yet" : from.describe(),
-                current == null ? null : current.current().notAfter(), certificateProblem, pending);
+                current == null ? null : current.current().notAfter(), certificateProblem, injected ? List.of() : pending);
     }
 
     /** Reads the certificate files again; serves them when they changed and belong together. */
@@ -232,9 +238,23 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
         }
     }
 
-    /** One injection pass, then the next one scheduled: soon while something is pending. */
+    /** Runs a background task, logging what it throws: a scheduled task that throws is never run again. */
+    private static void guarded(String what, Runnable task) {
+        try {
+            task.run();
+        } catch (Throwable e) {
+            log.error("Could not {}; will try again", what, e);
+        }
+    }
+
+    /** One injection pass, then the next one scheduled (whatever the pass threw): soon while something is pending. */
     private void injectAndReschedule() {
-        List<String> now = injectOnce();
+        List<String> now = List.of("the caBundle injection did not finish");
+        try {
+            now = injectOnce();
+        } catch (Throwable e) {
+            log.error("The caBundle injection failed; will try again", e);
+        }
         ScheduledExecutorService scheduler = background;
         if (scheduler != null && !scheduler.isShutdown()) {
             Duration next = now.isEmpty() ? properties.caInjection().checkPeriod() : properties.caInjection().retryPeriod();
@@ -261,8 +281,12 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
             try {
                 now = injection.inject(ca);
             } catch (RuntimeException e) {
+                log.debug("The caBundle injection failed", e);
                 now = List.of("the caBundle injection failed: " + e);
             }
+        }
+        if (now.isEmpty() && ca != null) {
+            injectedCa = ca;
         }
         if (!now.equals(pending)) {
             if (now.isEmpty()) {

@@ -41,6 +41,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Registers the application's webhooks with the API server, pointing at its own
@@ -306,8 +308,11 @@ final class WebhookRegistration implements SmartLifecycle {
     private void convert(ConversionTarget conversion, String url, String bundle, List<String> now, List<String> done) {
         ResourceClient<CustomResourceDefinition> crds = client.apiextensionsV1().customResourceDefinitions()
                 .withDeadline(options.apiDeadline());
-        Map<String, Object> patch = Map.of("spec", Map.of("conversion", Map.of("strategy", "Webhook", "webhook", Map.of(
-                "conversionReviewVersions", List.of("v1"), "clientConfig", clientConfigPatch(url, bundle)))));
+        ObjectNode patch = JsonNodeFactory.instance.objectNode();
+        ObjectNode webhook = patch.putObject("spec").putObject("conversion").put("strategy", "Webhook")
+                .putObject("webhook");
+        webhook.putArray("conversionReviewVersions").add("v1");
+        webhook.set("clientConfig", clientConfigPatch(url, bundle));
         List<String> names = new ArrayList<>();
         try {
             if (conversion.classes().isEmpty()) {
@@ -348,12 +353,15 @@ final class WebhookRegistration implements SmartLifecycle {
         }
     }
 
-    /** A merge patch of the client configuration: the url and bundle set, a service removed. */
-    private static Map<String, Object> clientConfigPatch(String url, String bundle) {
-        Map<String, Object> config = new LinkedHashMap<>();
+    /**
+     * A merge patch of the client configuration: the url and bundle set, a service removed. A JSON
+     * tree, as the client's mapper leaves null map values out and the {@code null} must be sent.
+     */
+    static ObjectNode clientConfigPatch(String url, String bundle) {
+        ObjectNode config = JsonNodeFactory.instance.objectNode();
         config.put("url", url);
         config.put("caBundle", bundle);
-        config.put("service", null);
+        config.putNull("service");
         return config;
     }
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.function.BiFunction;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Scheduler;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
@@ -74,8 +75,20 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
                         .sendByteArray(Mono.just(answer)).then())
                 .onErrorResume(TooLarge.class, tooLarge -> plain(response, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                         "the review is larger than operator.webhook.max-request-size (" + maxRequestBytes + " bytes)"))
-                .doFinally(signal -> metrics.finished(path, response.status().code(),
+                .doFinally(signal -> metrics.finished(path, code(signal, response.status().code()),
                         Duration.ofNanos(time.nanoTime() - started)));
+    }
+
+    /**
+     * The code to count: the response's, unless the exchange ended before one was sent. A request
+     * the API server gave up on (its timeout) counts as 499, as proxies write it; a failure as 500.
+     */
+    static int code(SignalType signal, int responseCode) {
+        return switch (signal) {
+            case CANCEL -> 499;
+            case ON_ERROR -> 500;
+            default -> responseCode;
+        };
     }
 
     private Mono<byte[]> body(HttpServerRequest request) {

@@ -195,4 +195,19 @@ class WebhookRegistrationTest {
     private String unreachableKubeconfig() throws Exception {
         return "operator.client.kubeconfig=" + WebhookAutoConfigurationTest.unreachableCluster(folder);
     }
+
+    @Test
+    void theConversionPatchSendsTheNullThatRemovesAServiceAsTheClientWritesIt() {
+        // the client's mapper leaves null map values out: the patch must keep its null all the same
+        assertThat(dev.operatorstarter.internal.Json.MAPPER.writeValueAsString(
+                WebhookRegistration.clientConfigPatch("https://127.0.0.1:9443/convert", "Q0E=")))
+                .isEqualTo("{\"url\":\"https://127.0.0.1:9443/convert\",\"caBundle\":\"Q0E=\",\"service\":null}");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"ON_COMPLETE, 200, 200", "ON_COMPLETE, 413, 413", "CANCEL, 200, 499", "ON_ERROR, 200, 500"})
+    void aRequestThatEndedWithoutAnAnswerIsCountedAsSuch(reactor.core.publisher.SignalType signal, int responseCode,
+            int counted) {
+        assertThat(WebhookRequestHandler.code(signal, responseCode)).isEqualTo(counted);
+    }
 }

@@ -20,8 +20,10 @@ import tools.jackson.databind.node.ObjectNode;
  * handler ran). Where {@code changed} equals {@code decoded}, the handler did not touch it and
  * {@code sent} is kept. Members of objects are merged one by one: a member only {@code sent} has
  * stays, a member only {@code decoded} and {@code changed} have (equal) is left out, and the rest
- * come from {@code changed}. Arrays of the same length are merged element by element; an array
- * whose length the handler changed is taken from {@code changed} as it is.
+ * come from {@code changed}. Arrays are lined up as the patch lines them up: the elements the
+ * handler left equal at both ends are the sent ones, the elements between are merged in place one
+ * by one, and those the handler added or removed beyond that are added (as it wrote them) or
+ * removed. So appending a container keeps the fields the class does not declare on the others.
  */
 final class HandlerChanges {
 
@@ -35,15 +37,40 @@ final class HandlerChanges {
         if (sent.isObject() && decoded.isObject() && changed.isObject()) {
             return objects(sent, decoded, changed);
         }
-        if (sent.isArray() && decoded.isArray() && changed.isArray() && sent.size() == decoded.size()
-                && decoded.size() == changed.size()) {
-            ArrayNode merged = JsonNodeFactory.instance.arrayNode(changed.size());
-            for (int i = 0; i < changed.size(); i++) {
-                merged.add(over(sent.get(i), decoded.get(i), changed.get(i)));
-            }
-            return merged;
+        if (sent.isArray() && decoded.isArray() && changed.isArray() && sent.size() == decoded.size()) {
+            return arrays(sent, decoded, changed);
         }
         return changed;
+    }
+
+    /** {@code sent} and {@code decoded} have the same length: their elements correspond one to one. */
+    private static JsonNode arrays(JsonNode sent, JsonNode decoded, JsonNode changed) {
+        int decodedSize = decoded.size();
+        int changedSize = changed.size();
+        int start = 0;
+        while (start < decodedSize && start < changedSize && JsonPatch.same(decoded.get(start), changed.get(start))) {
+            start++;
+        }
+        int end = 0;
+        while (end < decodedSize - start && end < changedSize - start
+                && JsonPatch.same(decoded.get(decodedSize - 1 - end), changed.get(changedSize - 1 - end))) {
+            end++;
+        }
+        int inPlace = Math.min(decodedSize - start - end, changedSize - start - end);
+        ArrayNode merged = JsonNodeFactory.instance.arrayNode(changedSize);
+        for (int i = 0; i < start; i++) {
+            merged.add(sent.get(i));
+        }
+        for (int i = start; i < start + inPlace; i++) {
+            merged.add(over(sent.get(i), decoded.get(i), changed.get(i)));
+        }
+        for (int i = start + inPlace; i < changedSize - end; i++) {
+            merged.add(changed.get(i)); // added by the handler
+        }
+        for (int i = decodedSize - end; i < decodedSize; i++) {
+            merged.add(sent.get(i));
+        }
+        return merged;
     }
 
     private static JsonNode objects(JsonNode sent, JsonNode decoded, JsonNode changed) {

@@ -19,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.Http11SslContextSpec;
 import reactor.netty.http.server.HttpServer;
@@ -56,7 +57,7 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
     private final Map<String, WebhookEndpoint> endpoints;
     private final Supplier<CertificateSource> certificates;
     private final @Nullable CaBundleInjector injector;
-    private final Scheduler workers;
+    private volatile @Nullable Scheduler workers;
     private final WebhookMetrics metrics;
     private final TimeSource time;
 
@@ -75,13 +76,12 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
      * @param injector the caBundle injection, or null when no object is named
      */
     NettyWebhookServer(WebhookProperties properties, Map<String, WebhookEndpoint> endpoints,
-            Supplier<CertificateSource> certificates, @Nullable CaBundleInjector injector, Scheduler workers,
+            Supplier<CertificateSource> certificates, @Nullable CaBundleInjector injector,
             WebhookMetrics metrics, TimeSource time) {
         this.properties = Objects.requireNonNull(properties, "properties");
         this.endpoints = Map.copyOf(endpoints);
         this.certificates = Objects.requireNonNull(certificates, "certificates");
         this.injector = injector;
-        this.workers = Objects.requireNonNull(workers, "workers");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.time = Objects.requireNonNull(time, "time");
     }
@@ -102,8 +102,13 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
                 keys.use(key);
             }
             RotatingServerKeyManager serving = keys;
+            // Handlers block (they may call the API server): a pool of their own, so that they can
+            // neither starve Reactor's shared one (the client's token reads run there) nor each other's callers.
+            Scheduler handlers = Schedulers.newBoundedElastic(10 * Runtime.getRuntime().availableProcessors(), 1000,
+                    "webhook-handlers", 60, true);
+            workers = handlers;
             WebhookRequestHandler handler = new WebhookRequestHandler(endpoints, properties.maxRequestSize().toBytes(),
-                    workers, metrics, time);
+                    handlers, metrics, time);
             try {
                 // the group lets a stop close open keep-alive connections too (after their request in flight):
                 // without it, the API server would go on calling a stopped server on its old connections
@@ -145,9 +150,12 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
     @Override
     public void stop() {
         DisposableServer stopping;
+        Scheduler handlers;
         synchronized (lock) {
             stopping = server;
             server = null;
+            handlers = workers;
+            workers = null;
             if (background != null) {
                 background.shutdownNow();
                 background = null;
@@ -160,6 +168,9 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
             } catch (IllegalStateException e) {
                 log.warn("The webhook server did not stop within {}: {}", properties.shutdownTimeout(), e.getMessage());
             }
+        }
+        if (handlers != null) {
+            handlers.dispose(); // after the server: the requests in flight have had their answers
         }
     }
 

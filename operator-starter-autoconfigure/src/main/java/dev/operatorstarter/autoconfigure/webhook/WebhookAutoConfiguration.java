@@ -17,7 +17,6 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * The webhook server, when {@code operator.webhook.enabled=true}: the {@link AdmissionWebhook} and
@@ -57,7 +56,7 @@ public final class WebhookAutoConfiguration {
             injector = new CaBundleInjector(kubernetes, properties.caInjection());
         }
         return new NettyWebhookServer(properties, WebhookBeans.endpoints(beanFactory),
-                () -> CertificateSource.of(properties.certificate(), classLoader(beanFactory)), injector, Schedulers.boundedElastic(),
+                () -> CertificateSource.of(properties.certificate(), classLoader(beanFactory)), injector,
                 metrics.getIfAvailable(() -> WebhookMetrics.NONE), TimeSource.system());
     }
 

@@ -26,6 +26,12 @@ import reactor.netty.http.server.HttpServerResponse;
  */
 final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpServerResponse, Publisher<Void>> {
 
+    /**
+     * The longest a handler may take: the API server's own limit for a webhook call
+     * ({@code timeoutSeconds} is at most 30), after which nobody waits for the answer.
+     */
+    static final Duration HANDLER_TIMEOUT = Duration.ofSeconds(30);
+
     private final Map<String, WebhookEndpoint> endpoints;
     private final long maxRequestBytes;
     private final Scheduler workers;
@@ -69,7 +75,8 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
         long started = time.nanoTime();
         metrics.started(path);
         return Mono.defer(() -> body(request))
-                .flatMap(body -> Mono.fromCallable(() -> endpoint.handle(body)).subscribeOn(workers))
+                .flatMap(body -> Mono.fromCallable(() -> endpoint.handle(body)).subscribeOn(workers)
+                        .timeout(HANDLER_TIMEOUT))
                 .flatMap(answer -> response.status(HttpResponseStatus.OK)
                         .header(HttpHeaderNames.CONTENT_TYPE, "application/json")
                         .sendByteArray(Mono.just(answer)).then())

@@ -198,8 +198,16 @@ class WebhookRegistrationTest {
 
     @Test
     void theConversionPatchSendsTheNullThatRemovesAServiceAsTheClientWritesIt() {
-        // the client's mapper leaves null map values out: the patch must keep its null all the same
-        assertThat(dev.operatorstarter.internal.Json.MAPPER.writeValueAsString(
+        // the client's mapper leaves null values out, as this one does: the patch must keep its null all the same
+        tools.jackson.databind.json.JsonMapper nonNull = tools.jackson.databind.json.JsonMapper.builder()
+                .changeDefaultPropertyInclusion(inclusion -> com.fasterxml.jackson.annotation.JsonInclude.Value.construct(
+                        com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL,
+                        com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL))
+                .build();
+        java.util.Map<String, Object> asAMap = new java.util.HashMap<>();
+        asAMap.put("service", null);
+        assertThat(nonNull.writeValueAsString(asAMap)).as("a map loses its null").isEqualTo("{}");
+        assertThat(nonNull.writeValueAsString(
                 WebhookRegistration.clientConfigPatch("https://127.0.0.1:9443/convert", "Q0E=")))
                 .isEqualTo("{\"url\":\"https://127.0.0.1:9443/convert\",\"caBundle\":\"Q0E=\",\"service\":null}");
     }

@@ -55,7 +55,10 @@ class LocalKubernetesIT {
         try (ConfigurableApplicationContext context = SpringApplication.from(LocalKubernetesIT::applicationMain)
                 .with(LocalKubernetes.class)
                 .run("--spring.main.web-application-type=none", "--spring.application.name=local-widgets",
-                        "--" + LocalKubernetes.KUBECONFIG_PROPERTY + "=" + copy)
+                        "--" + LocalKubernetes.KUBECONFIG_PROPERTY + "=" + copy,
+                        // A namespace of its own: the shared server holds the other test classes'
+                        // widgets, and reconciling them all (rate-limited writes) held the close for 25 s.
+                        "--operator.informers.namespaces=local-kubernetes-it")
                 .getApplicationContext()) {
             assertThat(context.getBean(KubernetesConnectionDetails.class).clientConfig().server())
                     .isEqualTo(cluster.connection().server());

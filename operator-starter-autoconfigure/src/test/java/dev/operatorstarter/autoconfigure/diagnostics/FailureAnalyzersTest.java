@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.operatorstarter.cache.InformerSyncException;
 import dev.operatorstarter.cache.ReflectorException;
+import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.client.discovery.ResourceLookup;
+import dev.operatorstarter.manager.ResourceNotServedException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -159,5 +162,19 @@ class FailureAnalyzersTest {
         assertThat(analyzer.analyze(failing).getDescription()).contains("pods: ").contains("connection refused");
         assertThat(analyzer.analyze(failing).getAction()).contains("Fix what the errors above say")
                 .doesNotContain("cache-sync-timeout");
+    }
+
+    @Test
+    void aCrdThatServesOnlyOtherVersionsIsNamedAsSuchAndTheActionSaysToMatchTheVersion() {
+        ResourceNotServedException notServed = new ResourceNotServedException(List.of(new ResourceLookup.NotServed(
+                new GroupVersionResource("demo.example.com", "v1", "greetings"), false, List.of("v1alpha1"))),
+                "https://api:6443");
+
+        FailureAnalysis analysis = new MissingCrdFailureAnalyzer().analyze(notServed);
+
+        assertThat(analysis.getDescription()).endsWith("\t- the CRD for greetings.demo.example.com does not serve "
+                + "version v1 (it serves v1alpha1; no resource greetings in demo.example.com/v1 on the API server at "
+                + "https://api:6443)");
+        assertThat(analysis.getAction()).startsWith("Make the resource class's @Version one the CRD serves");
     }
 }

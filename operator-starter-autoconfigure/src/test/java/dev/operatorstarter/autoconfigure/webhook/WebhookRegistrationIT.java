@@ -17,6 +17,8 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookC
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.ServiceReference;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.WebhookClientConfig;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.WebhookConversion;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,7 +45,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 /**
  * {@code operator.webhook.register.enabled}: {@link WebhooksIT}'s application with no webhook
  * configuration written by the test. It registers its handlers and points the two-version gadgets
- * CRD (installed here without a conversion stanza) at its converter; the real API server then
+ * CRD (installed here converted through a Service, as a chart installs it) at its converter; the real API server then
  * refuses, defaults and converts through it; once the application closes, its configurations are
  * gone and writes it would have refused succeed. The webhooks match only objects labelled with
  * this run's id ({@code operator.webhook.register.object-selector}), as the API server is shared.
@@ -72,7 +74,12 @@ class WebhookRegistrationIT {
             gadgets = YAMLMapper.builder().build().readValue(new String(in.readAllBytes(), StandardCharsets.UTF_8),
                     CustomResourceDefinition.class);
         }
-        gadgets.getSpec().setConversion(null); // strategy None: the application points it at its converter
+        // As a chart installs it: converted through a Service. The application points it at its
+        // converter instead, which must remove the Service (a client config holds a url or a service).
+        ServiceReference service = new ServiceReference("old-webhook", "default",
+                        "/convert", 443);
+        gadgets.getSpec().getConversion().getWebhook().setClientConfig(
+                new WebhookClientConfig(null, service, null));
         crds.create(gadgets);
         await().atMost(WAIT).until(() -> crds.get(GADGETS).getStatus() != null && crds.get(GADGETS).getStatus()
                 .getConditions().stream().anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus())));
@@ -134,6 +141,7 @@ class WebhookRegistrationIT {
                 .getConversion().getWebhook();
         assertThat(conversion.getClientConfig().getUrl()).isEqualTo("https://127.0.0.1:" + server.port()
                 + "/convert-gadgets");
+        assertThat(conversion.getClientConfig().getService()).as("the chart's Service, replaced").isNull();
         assertThat(conversion.getConversionReviewVersions()).containsExactly("v1");
     }
 

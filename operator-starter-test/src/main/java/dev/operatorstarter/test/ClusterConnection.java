@@ -1,7 +1,10 @@
 package dev.operatorstarter.test;
 
+import dev.operatorstarter.test.internal.OwnerOnly;
 import dev.operatorstarter.test.internal.Tls;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import javax.net.ssl.SSLContext;
@@ -43,6 +46,23 @@ public record ClusterConnection(URI server, String certificateAuthorityPem, @Nul
      */
     public SSLContext sslContext() {
         return Tls.sslContext(certificateAuthorityPem, clientCertificatePem, clientKeyPem);
+    }
+
+    /**
+     * Copies {@link #kubeconfig()} to {@code target} (creating its folders), for {@code kubectl} at a
+     * path that stays the same: readable by its owner only from the moment it exists, where the file
+     * system has POSIX permissions, as it holds the administrator's credentials.
+     *
+     * @return {@code target} as an absolute path
+     */
+    public Path copyKubeconfigTo(Path target) throws IOException {
+        Path absolute = target.toAbsolutePath();
+        Path parent = absolute.getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        OwnerOnly.write(absolute, Files.readString(kubeconfig));
+        return absolute;
     }
 
     /** Never prints the key or the token. */

@@ -91,25 +91,32 @@ final class CachedDiscoveryClient implements DiscoveryClient {
         Map<String, List<String>> versionsOfGroups = new HashMap<>();
         for (int i = 0; i < answers.size(); i++) {
             if (answers.get(i) instanceof ResourceLookup.NotServed notServed && !notServed.resource().group().isEmpty()) {
-                GroupVersionResource resource = notServed.resource();
-                List<String> otherVersions = new ArrayList<>();
-                for (String version : versionsOfGroups.computeIfAbsent(resource.group(),
-                        group -> groupVersions(group, deadline.minus(time.since(start))))) {
-                    String path = path(resource.group(), version);
-                    Duration left = deadline.minus(time.since(start));
-                    if (version.equals(resource.version()) || left.isNegative() || left.isZero()) {
-                        continue;
-                    }
-                    fetchResourceList(path, resource.group(), version, left, served, failed);
-                    List<ApiResource> list = served.get(path);
-                    if (list != null && list.stream().anyMatch(each -> each.resource().equals(resource.resource()))) {
-                        otherVersions.add(version);
-                    }
-                }
-                answers.set(i, new ResourceLookup.NotServed(resource, notServed.groupVersionServed(), otherVersions));
+                List<String> groupVersions = versionsOfGroups.computeIfAbsent(notServed.resource().group(),
+                        group -> groupVersions(group, deadline.minus(time.since(start))));
+                answers.set(i, new ResourceLookup.NotServed(notServed.resource(), notServed.groupVersionServed(),
+                        versionsServing(notServed.resource(), groupVersions, deadline, start, served, failed)));
             }
         }
         return answers;
+    }
+
+    /** Which of {@code groupVersions} other than the one asked about serve {@code resource}, as far as time allows. */
+    private List<String> versionsServing(GroupVersionResource resource, List<String> groupVersions, Duration deadline,
+            long start, Map<String, List<ApiResource>> served, Map<String, RuntimeException> failed) {
+        List<String> serving = new ArrayList<>();
+        for (String version : groupVersions) {
+            Duration left = deadline.minus(time.since(start));
+            if (version.equals(resource.version()) || left.isNegative() || left.isZero()) {
+                continue;
+            }
+            String path = path(resource.group(), version);
+            fetchResourceList(path, resource.group(), version, left, served, failed); // once per group version
+            List<ApiResource> list = served.get(path);
+            if (list != null && list.stream().anyMatch(each -> each.resource().equals(resource.resource()))) {
+                serving.add(version);
+            }
+        }
+        return serving;
     }
 
     /** GETs one group version's resource list into {@code served} or its failure into {@code failed}, once. */

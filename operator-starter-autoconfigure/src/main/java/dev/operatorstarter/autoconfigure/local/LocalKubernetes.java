@@ -3,13 +3,12 @@ package dev.operatorstarter.autoconfigure.local;
 import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesCluster;
 import dev.operatorstarter.test.KubernetesClusters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -75,7 +74,7 @@ public class LocalKubernetes {
         }
         Path kubeconfig = cluster.connection().kubeconfig().toAbsolutePath();
         String copy = environment.getProperty(KUBECONFIG_PROPERTY);
-        Path forKubectl = copy == null || copy.isBlank() ? kubeconfig : copyOwnerOnly(kubeconfig, Path.of(copy));
+        Path forKubectl = copy == null || copy.isBlank() ? kubeconfig : copyKubeconfig(cluster.connection(), Path.of(copy));
         log.info("Local Kubernetes API server {} (Kubernetes {}, {} backend), CRDs installed from {}; webhooks {}. "
                 + "Point kubectl at it with: export KUBECONFIG={}", cluster.connection().server(),
                 cluster.serverVersion(), cluster.backend().name().toLowerCase(Locale.ROOT),
@@ -95,20 +94,13 @@ public class LocalKubernetes {
                 : "served but not registered (operator.webhook.register.enabled=false)";
     }
 
-    /** Copies {@code kubeconfig} to {@code target}, readable by its owner only where the file system allows. */
-    static Path copyOwnerOnly(Path kubeconfig, Path target) {
-        Path absolute = target.toAbsolutePath();
+    /** The server's kubeconfig copied to {@code target}, owner-only ({@link ClusterConnection#copyKubeconfigTo}). */
+    static Path copyKubeconfig(ClusterConnection connection, Path target) {
         try {
-            Files.createDirectories(absolute.getParent());
-            Files.deleteIfExists(absolute);
-            if (absolute.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Files.createFile(absolute, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            }
-            Files.write(absolute, Files.readAllBytes(kubeconfig));
-            return absolute;
+            return connection.copyKubeconfigTo(target);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the local API server's kubeconfig to " + absolute + " ("
-                    + KUBECONFIG_PROPERTY + "): " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write the local API server's kubeconfig to "
+                    + target.toAbsolutePath() + " (" + KUBECONFIG_PROPERTY + "): " + e.getMessage(), e);
         }
     }
 

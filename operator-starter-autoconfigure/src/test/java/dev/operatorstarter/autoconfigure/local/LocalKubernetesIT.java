@@ -119,7 +119,8 @@ class LocalKubernetesIT {
         Path stale = Files.writeString(temp.resolve("kubeconfig"), "stale");
         Path kubeconfig = KubernetesClusters.shared().connection().kubeconfig();
 
-        assertThat(LocalKubernetes.copyOwnerOnly(kubeconfig, stale)).isEqualTo(stale.toAbsolutePath());
+        assertThat(LocalKubernetes.copyKubeconfig(KubernetesClusters.shared().connection(), stale))
+                .isEqualTo(stale.toAbsolutePath());
         assertThat(stale).as("replaced").hasSameTextualContentAs(kubeconfig);
     }
 

@@ -1,7 +1,6 @@
 package dev.operatorstarter.test.local;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.CountDownLatch;
@@ -38,12 +37,7 @@ public final class LocalApiServerMain {
         long startMillis = (System.nanoTime() - started) / 1_000_000;
         Path kubeconfig = server.connection().kubeconfig();
         if (copyTo != null) {
-            Path parent = copyTo.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            dev.operatorstarter.test.internal.OwnerOnly.write(copyTo, Files.readString(kubeconfig));
-            kubeconfig = copyTo;
+            kubeconfig = server.connection().copyKubeconfigTo(copyTo);
         }
         System.out.println("server: " + server.connection().server() + " (Kubernetes " + server.serverVersion()
                 + ", started in " + startMillis + " ms including finding or building the binaries)");

@@ -186,6 +186,28 @@ before the suffix).
 {{- end }}
 
 {{/*
+The Service the API server calls the conversion webhook through. It also sends to pods that are
+not ready yet: the operator reads StaticSites in the stored version, and its caches (so its
+readiness) can only fill when objects stored in another version are converted, which needs a pod
+to answer before it is ready.
+*/}}
+{{- define "sample-operator.conversionServiceName" -}}
+{{- include "sample-operator.fullname" . | trunc 52 | trimSuffix "-" }}-conversion
+{{- end }}
+
+{{/*
+The host names the webhook certificate is for: both Services, short and fully qualified.
+*/}}
+{{- define "sample-operator.webhookDnsNames" -}}
+{{- $names := list }}
+{{- range list (include "sample-operator.webhookServiceName" .) (include "sample-operator.conversionServiceName" .) }}
+{{- $names = append $names (printf "%s.%s.svc" . $.Release.Namespace) }}
+{{- $names = append $names (printf "%s.%s.svc.cluster.local" . $.Release.Namespace) }}
+{{- end }}
+{{- toYaml $names }}
+{{- end }}
+
+{{/*
 The name of the ValidatingWebhookConfiguration and of the MutatingWebhookConfiguration (two kinds,
 so one name serves both; cluster-scoped, so it carries the release through the fullname).
 */}}
@@ -306,13 +328,13 @@ namespaceSelector:
 {{- end }}
 
 {{/*
-The clientConfig of a webhook at path $path: the webhook Service in the release namespace, port
-443. Called with (list $ $path).
+The clientConfig of a webhook at path $path: Service $service in the release namespace, port 443.
+Called with (list $ $path $service).
 */}}
 {{- define "sample-operator.webhookClientConfig" -}}
 {{- $ := index . 0 -}}
 service:
-  name: {{ include "sample-operator.webhookServiceName" $ }}
+  name: {{ index . 2 }}
   namespace: {{ $.Release.Namespace }}
   path: {{ index . 1 | quote }}
   port: 443

@@ -10,10 +10,20 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param siteImage the web-server image each site's Deployment runs; it must serve
  *        {@code /usr/share/nginx/html} on port 8080 as a non-root user
  * @param siteIndex where the directory of every site's address is kept
+ * @param maxReplicasPerNamespace how many web-server replicas the StaticSites of one namespace may
+ *        ask for together; the validating webhook ({@link StaticSiteValidator}) refuses a site that
+ *        would go over it
  */
 @ConfigurationProperties("sample")
 public record SampleProperties(@DefaultValue("nginxinc/nginx-unprivileged:1.27-alpine") String siteImage,
-        @DefaultValue IndexLocation siteIndex) {
+        @DefaultValue IndexLocation siteIndex, @DefaultValue("20") int maxReplicasPerNamespace) {
+
+    public SampleProperties {
+        if (maxReplicasPerNamespace < 0) {
+            throw new IllegalArgumentException("sample.max-replicas-per-namespace must be 0 or more, was "
+                    + maxReplicasPerNamespace);
+        }
+    }
 
     /**
      * The site index ConfigMap.

@@ -14,6 +14,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The objects a {@link StaticSite} owns, as server-side apply configurations: only the fields the
@@ -52,7 +53,7 @@ final class SiteResources {
     static ConfigMap content(StaticSite site) {
         ConfigMap configMap = new ConfigMapBuilder().withNewMetadata().withNamespace(site.getMetadata().getNamespace())
                 .withName(contentName(site)).withLabels(labels(site)).endMetadata()
-                .withData(site.getSpec().content()).build();
+                .withData(site.getSpec().filesByName()).build();
         OwnerReferences.setController(site, configMap);
         return configMap;
     }
@@ -101,11 +102,11 @@ final class SiteResources {
         return service;
     }
 
-    /** A SHA-256 of the file names and texts, in name order. */
+    /** A SHA-256 of the file names and texts, in name order (so reordering the files rolls nothing). */
     static String contentHash(StaticSite site) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            for (Map.Entry<String, String> file : site.getSpec().content().entrySet()) {
+            for (Map.Entry<String, String> file : new TreeMap<>(site.getSpec().filesByName()).entrySet()) {
                 digest.update(file.getKey().getBytes(StandardCharsets.UTF_8));
                 digest.update((byte) 0);
                 digest.update(file.getValue().getBytes(StandardCharsets.UTF_8));

@@ -121,7 +121,7 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
         boolean wasReady = current != null && Conditions.isTrue(current.conditions(), StaticSiteStatus.READY);
         if (current == null || !Objects.equals(current.observedGeneration(), generation)) {
             events.event(site, EventType.NORMAL, "Applied", "Apply", "generation " + generation + ": "
-                    + site.getSpec().content().size() + " file(s), " + wanted + " replica(s)");
+                    + site.getSpec().files().size() + " file(s), " + wanted + " replica(s)");
         }
         if (rolledOut && !wasReady) {
             events.event(site, EventType.NORMAL, "Available", "Rollout", "serving at " + url);

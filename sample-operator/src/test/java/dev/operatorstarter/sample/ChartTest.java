@@ -63,9 +63,11 @@ class ChartTest {
     void byDefaultTheOperatorMayDoExactlyWhatItUsesClusterWideAndNoMore() {
         Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of());
 
-        JsonNode clusterRole = chart.one("ClusterRole");
+        JsonNode clusterRole = named(chart.all("ClusterRole"), FULLNAME);
         assertThat(Chart.permissions(clusterRole)).containsExactlyElementsOf(OPERATOR_PERMISSIONS);
-        JsonNode binding = chart.one("ClusterRoleBinding");
+        assertThat(chart.all("ClusterRole")).extracting(role -> role.at("/metadata/name").asString())
+                .as("and the CA injection's, tested below").containsExactlyInAnyOrder(FULLNAME, FULLNAME + "-ca-injection");
+        JsonNode binding = named(chart.all("ClusterRoleBinding"), FULLNAME);
         assertThat(binding.at("/roleRef/name").asString()).isEqualTo(clusterRole.at("/metadata/name").asString());
         assertBoundToTheServiceAccount(chart, binding);
 
@@ -104,8 +106,10 @@ class ChartTest {
     void watchingNamedNamespacesGrantsRolesThereAndNothingClusterWide() {
         Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("watchNamespaces[0]", "team-a", "watchNamespaces[1]", "team-b"));
 
-        assertThat(chart.all("ClusterRole")).isEmpty();
-        assertThat(chart.all("ClusterRoleBinding")).isEmpty();
+        assertThat(chart.all("ClusterRole")).extracting(role -> role.at("/metadata/name").asString())
+                .as("only the CA injection's, by resource name").containsExactly(FULLNAME + "-ca-injection");
+        assertThat(chart.all("ClusterRoleBinding")).extracting(binding -> binding.at("/roleRef/name").asString())
+                .containsExactly(FULLNAME + "-ca-injection");
         for (String namespace : List.of("team-a", "team-b")) {
             JsonNode role = chart.all("Role").stream()
                     .filter(r -> namespace.equals(r.at("/metadata/namespace").asString())).findFirst().orElseThrow();
@@ -152,7 +156,7 @@ class ChartTest {
         assertThat(container.at("/livenessProbe/httpGet/path").asString()).isEqualTo("/actuator/health/liveness");
         assertThat(container.at("/readinessProbe/httpGet/path").asString()).isEqualTo("/actuator/health/readiness");
         assertThat(container.at("/startupProbe/httpGet/path").asString()).isEqualTo("/actuator/health/liveness");
-        JsonNode service = chart.one("Service");
+        JsonNode service = named(chart.all("Service"), FULLNAME + "-metrics");
         assertThat(service.at("/spec/ports/0/name").asString()).isEqualTo("http-metrics");
         assertThat(service.at("/spec/ports/0/targetPort").asString()).isEqualTo("http");
         assertThat(chart.one("Deployment").at("/spec/template/spec/serviceAccountName").asString())
@@ -161,7 +165,8 @@ class ChartTest {
 
     @Test
     void theCrdIsRenderedFromItsSingleCopyAndKeptOnUninstall() throws Exception {
-        JsonNode rendered = Chart.render(RELEASE, NAMESPACE, Map.of()).one("CustomResourceDefinition");
+        JsonNode rendered = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", false))
+                .one("CustomResourceDefinition");
         JsonNode file = Examples.read(Examples.CRD, JsonNode.class);
 
         assertThat(rendered).isEqualTo(file);
@@ -259,19 +264,29 @@ class ChartTest {
     }
 
     @Test
-    void webhooksAreOffByDefaultAndRenderNoneOfTheirObjects() {
+    void webhooksAreOnByDefaultWithGeneratedCertificatesAndOffRenderNoneOfTheirObjects() {
         Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of());
+        assertThat(chart.all("ValidatingWebhookConfiguration")).hasSize(1);
+        assertThat(chart.all("MutatingWebhookConfiguration")).hasSize(1);
+        assertThat(chart.all("Certificate")).as("generated: nothing needed in the cluster").isEmpty();
+        assertThat(chart.environment()).containsEntry("OPERATOR_WEBHOOK_ENABLED", "true")
+                .containsKey("OPERATOR_WEBHOOK_CAINJECTION_CUSTOMRESOURCEDEFINITIONS");
+        assertThat(chart.one("CustomResourceDefinition").at("/spec/conversion/strategy").asString()).isEqualTo("Webhook");
 
+        Manifests off = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", false));
         for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Issuer",
                 "Certificate")) {
-            assertThat(chart.all(kind)).as(kind).isEmpty();
+            assertThat(off.all(kind)).as(kind).isEmpty();
         }
-        assertThat(chart.one("Service").at("/metadata/name").asString()).isEqualTo(FULLNAME + "-metrics");
-        assertThat(chart.all("ClusterRole")).singleElement()
+        assertThat(off.one("Service").at("/metadata/name").asString()).isEqualTo(FULLNAME + "-metrics");
+        assertThat(off.all("ClusterRole")).singleElement()
                 .satisfies(role -> assertThat(Chart.permissions(role)).containsExactlyElementsOf(OPERATOR_PERMISSIONS));
-        assertThat(chart.environment().keySet()).noneMatch(name -> name.startsWith("OPERATOR_WEBHOOK_"));
-        assertThat(chart.one("Deployment").at("/spec/template/spec/containers/0/ports")).hasSize(1);
-        assertThat(chart.one("CustomResourceDefinition").at("/spec/conversion").isMissingNode()).isTrue();
+        assertThat(off.environment()).as("the application serves its webhooks unless told not to")
+                .containsEntry("OPERATOR_WEBHOOK_ENABLED", "false");
+        assertThat(off.environment().keySet()).filteredOn(name -> name.startsWith("OPERATOR_WEBHOOK_"))
+                .containsExactly("OPERATOR_WEBHOOK_ENABLED");
+        assertThat(off.one("Deployment").at("/spec/template/spec/containers/0/ports")).hasSize(1);
+        assertThat(off.one("CustomResourceDefinition").at("/spec/conversion").isMissingNode()).isTrue();
     }
 
     @Test
@@ -285,6 +300,12 @@ class ChartTest {
             assertThat(port.path("port").asInt()).isEqualTo(443);
             assertThat(port.path("targetPort").asString()).isEqualTo("webhook");
         });
+        assertThat(service.at("/spec/publishNotReadyAddresses").asBoolean()).as("admission: ready pods only").isFalse();
+        JsonNode conversion = webhookService(chart, FULLNAME + "-conversion");
+        assertThat(conversion.at("/spec/publishNotReadyAddresses").asBoolean())
+                .as("conversion: every pod, since filling its caches (readiness) may need a conversion").isTrue();
+        assertThat(conversion.at("/spec/selector")).isEqualTo(service.at("/spec/selector"));
+        assertThat(conversion.at("/spec/ports")).isEqualTo(service.at("/spec/ports"));
         assertThat(chart.one("Deployment").at("/spec/template/spec/containers/0/ports").valueStream()
                 .map(port -> port.path("name").asString() + ":" + port.path("containerPort").asInt()))
                 .containsExactly("http:8080", "webhook:10443");
@@ -297,7 +318,8 @@ class ChartTest {
     @Test
     void withTheLongestFullnameTheWebhookServiceAndCertificateNamesStayWithin63Characters() {
         String longest = "a".repeat(63);
-        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true, "fullnameOverride", longest));
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.certificates.mode", "certManager",
+                "fullnameOverride", longest));
 
         assertThat(chart.all("Service")).extracting(service -> service.at("/metadata/name").asString())
                 .allSatisfy(name -> assertThat(name).hasSizeLessThanOrEqualTo(63));
@@ -334,7 +356,7 @@ class ChartTest {
                         assertThat(rule.at("/operations").valueStream().map(JsonNode::asString))
                                 .containsExactly("CREATE", "UPDATE");
                         assertThat(rule.at("/apiVersions").valueStream().map(JsonNode::asString))
-                                .as("the CRD's storage version").containsExactly("v1alpha1");
+                                .as("the CRD's storage version").containsExactly("v1");
                     });
                     assertThat(webhook.at("/namespaceSelector").isMissingNode()).as("all namespaces are watched")
                             .isTrue();
@@ -373,7 +395,7 @@ class ChartTest {
 
     @Test
     void withCertManagerASelfSignedIssuerIssuesTheCertificateThePodMountsAndCertManagerInjectsTheCa() {
-        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true));
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.certificates.mode", "certManager"));
 
         JsonNode issuer = chart.one("Issuer");
         assertThat(issuer.at("/spec/selfSigned").isObject()).isTrue();
@@ -381,7 +403,10 @@ class ChartTest {
         assertThat(certificate.at("/metadata/namespace").asString()).isEqualTo(NAMESPACE);
         assertThat(certificate.at("/spec/issuerRef/name").asString()).isEqualTo(issuer.at("/metadata/name").asString());
         assertThat(certificate.at("/spec/dnsNames").valueStream().map(JsonNode::asString))
-                .contains(FULLNAME + "-webhook." + NAMESPACE + ".svc");
+                .containsExactly(FULLNAME + "-webhook." + NAMESPACE + ".svc",
+                        FULLNAME + "-webhook." + NAMESPACE + ".svc.cluster.local",
+                        FULLNAME + "-conversion." + NAMESPACE + ".svc",
+                        FULLNAME + "-conversion." + NAMESPACE + ".svc.cluster.local");
         String secret = certificate.at("/spec/secretName").asString();
 
         JsonNode pod = chart.one("Deployment").at("/spec/template/spec");
@@ -407,7 +432,7 @@ class ChartTest {
 
     @Test
     void withCertManagerAnExistingIssuerCanIssueTheCertificateInstead() {
-        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.certificates.mode", "certManager",
                 "webhooks.certificates.certManager.issuerRef.name", "company-ca",
                 "webhooks.certificates.certManager.issuerRef.kind", "ClusterIssuer",
                 "webhooks.certificates.certManager.duration", "2160h"));
@@ -446,7 +471,10 @@ class ChartTest {
                 .containsEntry("OPERATOR_WEBHOOK_CAINJECTION_MUTATINGWEBHOOKCONFIGURATIONS",
                         chart.one("MutatingWebhookConfiguration").at("/metadata/name").asString())
                 .containsEntry("OPERATOR_WEBHOOK_CAINJECTION_CUSTOMRESOURCEDEFINITIONS", crd)
-                .containsEntry("OPERATOR_WEBHOOK_CERTIFICATE_DNSNAMES", FULLNAME + "-webhook." + NAMESPACE + ".svc")
+                .containsEntry("OPERATOR_WEBHOOK_CERTIFICATE_DNSNAMES", String.join(",",
+                        FULLNAME + "-webhook." + NAMESPACE + ".svc", FULLNAME + "-webhook." + NAMESPACE + ".svc.cluster.local",
+                        FULLNAME + "-conversion." + NAMESPACE + ".svc",
+                        FULLNAME + "-conversion." + NAMESPACE + ".svc.cluster.local"))
                 .doesNotContainKey("OPERATOR_WEBHOOK_CERTIFICATE_CERTFILE");
         for (JsonNode object : chart.documents()) {
             assertThat(object.at("/metadata/annotations/cert-manager.io~1inject-ca-from").isMissingNode())
@@ -482,7 +510,8 @@ class ChartTest {
         assertThat(conversion.at("/webhook/conversionReviewVersions").valueStream().map(JsonNode::asString))
                 .containsExactly("v1");
         JsonNode service = conversion.at("/webhook/clientConfig/service");
-        assertThat(service.path("name").asString()).isEqualTo(FULLNAME + "-webhook");
+        assertThat(service.path("name").asString()).as("the Service that sends to pods not ready yet too")
+                .isEqualTo(FULLNAME + "-conversion");
         assertThat(service.path("namespace").asString()).isEqualTo(NAMESPACE);
         assertThat(service.path("path").asString()).isEqualTo("/convert");
         assertThat(service.path("port").asInt()).isEqualTo(443);
@@ -512,8 +541,12 @@ class ChartTest {
     }
 
     private static JsonNode webhookService(Manifests chart, String name) {
-        return chart.all("Service").stream().filter(s -> s.at("/metadata/name").asString().equals(name))
-                .findFirst().orElseThrow();
+        return named(chart.all("Service"), name);
+    }
+
+    private static JsonNode named(List<JsonNode> objects, String name) {
+        return objects.stream().filter(object -> object.at("/metadata/name").asString().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no object named " + name));
     }
 
     private static void assertBoundToTheServiceAccount(Manifests chart, JsonNode binding) {

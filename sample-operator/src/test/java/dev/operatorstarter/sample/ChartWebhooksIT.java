@@ -85,6 +85,7 @@ class ChartWebhooksIT {
 
             String fullname = namespace.name() + "-sample-operator";
             assertThat(accepted).as(mode).containsKeys("Service " + fullname + "-webhook",
+                    "Service " + fullname + "-conversion",
                     "ValidatingWebhookConfiguration " + fullname, "MutatingWebhookConfiguration " + fullname,
                     "CustomResourceDefinition staticsites.sample.operatorstarter.dev");
             JsonNode validating = accepted.get("ValidatingWebhookConfiguration " + fullname).at("/webhooks/0");
@@ -92,6 +93,8 @@ class ChartWebhooksIT {
             assertThat(validating.path("timeoutSeconds").asInt()).isEqualTo(7);
             assertThat(accepted.get("CustomResourceDefinition staticsites.sample.operatorstarter.dev")
                     .at("/spec/conversion/webhook/clientConfig/service/path").asString()).isEqualTo("/convert");
+            assertThat(accepted.get("Service " + fullname + "-conversion").at("/spec/publishNotReadyAddresses").asBoolean())
+                    .isTrue();
             if (mode.equals("generated")) {
                 assertThat(accepted).containsKey("ClusterRole " + fullname + "-ca-injection");
             }

@@ -39,7 +39,7 @@ public final class LocalRun {
             return arguments -> {
                 GenericKubernetesResource hello = Examples.read(Examples.HELLO_SITE, GenericKubernetesResource.class);
                 hello.getMetadata().setNamespace("default");
-                client.dynamic(new GroupVersionResource(StaticSite.GROUP, StaticSite.VERSION, "staticsites"))
+                client.dynamic(new GroupVersionResource(StaticSite.GROUP, StaticSiteV1alpha1.VERSION, "staticsites"))
                         .inNamespace("default").apply(hello, PatchOptions.forceApply("kubectl"));
                 String k = "kubectl";
                 System.out.println();

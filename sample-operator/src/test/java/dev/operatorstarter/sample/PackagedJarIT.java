@@ -36,7 +36,7 @@ class PackagedJarIT {
         Path log = folder.resolve("operator.log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process operator = new ProcessBuilder(List.of(java, "-jar", jar.toString(),
-                "--operator.client.kubeconfig=" + connection.kubeconfig(), "--server.port=0",
+                "--operator.client.kubeconfig=" + connection.kubeconfig(), "--server.port=0", "--operator.webhook.port=0",
                 "--operator.informers.namespaces=" + namespace.name(),
                 "--operator.leader-election.lease-namespace=" + namespace.name(),
                 "--sample.site-index.namespace=" + namespace.name()))

@@ -25,6 +25,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -39,10 +40,14 @@ import org.springframework.test.annotation.DirtiesContext;
  * The sample operator as it is shipped, against the real API server: a StaticSite becomes an
  * owned ConfigMap, Deployment and Service (server-side applied), a status with conditions and
  * observedGeneration, Events and a site-index entry; the finalizer removes the entry on deletion;
- * the CRD's schema rejects bad sites. The local API server runs no kubelet, so the Deployment's
- * rollout is played by writing its status as the deployment controller would.
+ * the CRD's schema rejects bad sites; and the API server calls the application's webhooks
+ * (registered by the application, {@code operator.webhook.register.enabled}) to convert between
+ * {@code v1alpha1} and {@code v1}, to refuse a site over its namespace's replica budget and to give
+ * a site its index page. The local API server runs no kubelet, so the Deployment's rollout is played
+ * by writing its status as the deployment controller would.
  */
-@SpringBootTest(classes = SampleOperatorApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(classes = SampleOperatorApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "operator.webhook.register.enabled=true")
 @KubernetesTest(crds = Examples.CRD)
 @DirtiesContext // stops this operator before other test classes run operators of their own
 class StaticSiteOperatorIT {
@@ -128,8 +133,8 @@ class StaticSiteOperatorIT {
         awaitStatus(namespace, "edited", s -> s.observedGeneration() != null);
         String firstHash = SiteResources.contentHash(created);
 
-        sites(namespace).patch("edited", PatchType.MERGE,
-                Map.of("spec", Map.of("content", Map.of("index.html", "<h1>Edited</h1>", "about.html", "<p>about</p>"))));
+        sites(namespace).patch("edited", PatchType.MERGE, Map.of("spec", Map.of("files", SiteFile.sorted(
+                Map.of("index.html", "<h1>Edited</h1>", "about.html", "<p>about</p>")))));
 
         StaticSiteStatus status = awaitStatus(namespace, "edited", s -> Long.valueOf(2).equals(s.observedGeneration()));
         assertThat(Conditions.find(status.conditions(), StaticSiteStatus.READY).orElseThrow().getObservedGeneration())
@@ -157,18 +162,100 @@ class StaticSiteOperatorIT {
     }
 
     @Test
-    void theCrdSchemaRejectsASiteWithTooManyReplicasOrABadFileName(TestNamespace namespace) {
-        ResourceClient<GenericKubernetesResource> raw = client.dynamic(
-                new GroupVersionResource(StaticSite.GROUP, StaticSite.VERSION, "staticsites")).inNamespace(namespace.name());
-        GenericKubernetesResource bad = new GenericKubernetesResourceBuilder()
-                .withApiVersion(StaticSite.GROUP + "/" + StaticSite.VERSION).withKind("StaticSite")
-                .withNewMetadata().withName("bad").endMetadata()
-                .addToAdditionalProperties("spec", Map.of("replicas", 11, "content", Map.of("../etc/passwd", "x")))
-                .build();
-
-        assertThatThrownBy(() -> raw.create(bad)).isInstanceOf(ApiException.Invalid.class)
+    void theCrdSchemaRejectsASiteWithTooManyReplicasOrABadFileNameInEitherVersion(TestNamespace namespace) {
+        GenericKubernetesResource badV1alpha1 = site(StaticSiteV1alpha1.VERSION, "bad",
+                Map.of("replicas", 11, "content", Map.of("../etc/passwd", "x")));
+        assertThatThrownBy(() -> raw(namespace, StaticSiteV1alpha1.VERSION).create(badV1alpha1))
+                .isInstanceOf(ApiException.Invalid.class)
                 .hasMessageContaining("spec.replicas")
                 .hasMessageContaining("file names may hold only letters, digits");
+
+        GenericKubernetesResource badV1 = site(StaticSite.VERSION, "bad",
+                Map.of("replicas", 11, "files", List.of(Map.of("name", "../etc/passwd", "content", "x"))));
+        assertThatThrownBy(() -> raw(namespace, StaticSite.VERSION).create(badV1))
+                .isInstanceOf(ApiException.Invalid.class)
+                .hasMessageContaining("spec.replicas")
+                .hasMessageContaining("spec.files[1].name") // [0]: the index page the mutating webhook added first
+                .hasMessageContaining("../etc/passwd");
+    }
+
+    @Test
+    void aSiteWrittenAsV1alpha1IsStoredAsV1ReconciledAndReadBackAsV1alpha1(TestNamespace namespace) {
+        GenericKubernetesResource hello = Examples.read(Examples.HELLO_SITE, GenericKubernetesResource.class);
+        assertThat(hello.getApiVersion()).as("the example stays v1alpha1").endsWith("/" + StaticSiteV1alpha1.VERSION);
+        raw(namespace, StaticSiteV1alpha1.VERSION).apply(hello, PatchOptions.forceApply("kubectl"));
+        @SuppressWarnings("unchecked")
+        Map<String, String> content = (Map<String, String>) ((Map<String, Object>) hello.getAdditionalProperties()
+                .get("spec")).get("content");
+
+        StaticSite stored = sites(namespace).get("hello");
+        assertThat(stored.getSpec().filesByName()).isEqualTo(content);
+        assertThat(stored.getSpec().replicas()).isEqualTo(2);
+        ConfigMap served = await().atMost(WAIT).until(() -> configMaps(namespace).find("hello-content"),
+                Optional::isPresent).orElseThrow();
+        assertThat(served.getData()).isEqualTo(content);
+        awaitStatus(namespace, "hello", s -> s.observedGeneration() != null);
+
+        GenericKubernetesResource asV1alpha1 = raw(namespace, StaticSiteV1alpha1.VERSION).get("hello");
+        assertThat(asV1alpha1.getApiVersion()).isEqualTo(StaticSite.GROUP + "/" + StaticSiteV1alpha1.VERSION);
+        assertThat(asV1alpha1.getAdditionalProperties().get("spec")).isEqualTo(Map.of("replicas", 2, "content", content));
+        assertThat(asV1alpha1.getAdditionalProperties().get("status")).as("the status converts too")
+                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP).containsKey("observedGeneration");
+    }
+
+    @Test
+    void aV1SiteReadAndUpdatedAsV1alpha1KeepsItsFileOrder(TestNamespace namespace) {
+        List<SiteFile> files = List.of(new SiteFile("index.html", "<h1>i</h1>"), new SiteFile("b.html", "b"),
+                new SiteFile("a.html", "a"));
+        StaticSite site = StaticSite.of("ordered", 1, Map.of());
+        site.setSpec(new StaticSiteSpec(files, 1));
+        sites(namespace).create(site);
+
+        GenericKubernetesResource asV1alpha1 = raw(namespace, StaticSiteV1alpha1.VERSION).get("ordered");
+        assertThat(asV1alpha1.getMetadata().getAnnotations())
+                .containsEntry(StaticSiteConverter.FILE_ORDER, "index.html,b.html,a.html");
+        raw(namespace, StaticSiteV1alpha1.VERSION).patch("ordered", PatchType.MERGE, Map.of("spec", Map.of("replicas", 3)));
+
+        StaticSite updated = sites(namespace).get("ordered");
+        assertThat(updated.getSpec().replicas()).isEqualTo(3);
+        assertThat(updated.getSpec().files()).isEqualTo(files);
+        assertThat(updated.getMetadata().getAnnotations()).as("the conversion's annotation stays out of v1")
+                .doesNotContainKey(StaticSiteConverter.FILE_ORDER);
+    }
+
+    @Test
+    void aSiteOverItsNamespacesReplicaBudgetIsRefusedAndScalingDownIsNot(TestNamespace namespace) {
+        sites(namespace).create(StaticSite.of("big", 10, HELLO));
+        sites(namespace).create(StaticSite.of("bigger", 10, HELLO));
+        // the webhook reads the operator's cache: wait until both are in it
+        await().atMost(WAIT).until(() -> sites(namespace).list().items().stream().allMatch(s -> s.getStatus() != null));
+
+        assertThatThrownBy(() -> sites(namespace).create(StaticSite.of("one-more", 1, HELLO)))
+                .isInstanceOf(ApiException.Forbidden.class)
+                .hasMessageContaining("denied the request")
+                .hasMessageContaining("the StaticSites of namespace " + namespace.name() + " may ask for 20")
+                .hasMessageContaining("the others ask for 20 (big: 10, bigger: 10)")
+                .hasMessageContaining("at most 0, not 1");
+        assertThatThrownBy(() -> sites(namespace).patch("big", PatchType.MERGE, Map.of("spec", Map.of("replicas", 11))))
+                .as("the schema refuses first").isInstanceOf(ApiException.Invalid.class);
+
+        sites(namespace).patch("bigger", PatchType.MERGE, Map.of("spec", Map.of("replicas", 9)));
+
+        StaticSite admitted = await().atMost(WAIT).ignoreException(ApiException.Forbidden.class)
+                .until(() -> sites(namespace).create(StaticSite.of("one-more", 1, HELLO)), created -> true);
+        assertThat(admitted.getSpec().replicas()).isEqualTo(1);
+    }
+
+    @Test
+    void aSiteWithoutAnIndexPageGetsOneListingItsFiles(TestNamespace namespace) {
+        StaticSite created = sites(namespace).create(StaticSite.of("listed", 1, Map.of("about.html", "<p>about</p>")));
+
+        assertThat(created.getSpec().files()).extracting(SiteFile::name).containsExactly("index.html", "about.html");
+        String index = created.getSpec().filesByName().get("index.html");
+        assertThat(index).startsWith(StaticSiteDefaulter.MARKER).contains("<a href=\"about.html\">");
+        ConfigMap served = await().atMost(WAIT).until(() -> configMaps(namespace).find("listed-content"),
+                Optional::isPresent).orElseThrow();
+        assertThat(served.getData()).containsEntry("index.html", index);
     }
 
     @Test
@@ -240,6 +327,16 @@ class StaticSiteOperatorIT {
     private ConfigMap index() {
         return client.coreV1().configMaps().inNamespace("default").find(properties.siteIndex().name())
                 .orElse(new ConfigMap());
+    }
+
+    private ResourceClient<GenericKubernetesResource> raw(TestNamespace namespace, String version) {
+        return client.dynamic(new GroupVersionResource(StaticSite.GROUP, version, "staticsites")).inNamespace(namespace.name());
+    }
+
+    private static GenericKubernetesResource site(String version, String name, Map<String, Object> spec) {
+        return new GenericKubernetesResourceBuilder().withApiVersion(StaticSite.GROUP + "/" + version)
+                .withKind(StaticSite.KIND).withNewMetadata().withName(name).endMetadata()
+                .addToAdditionalProperties("spec", spec).build();
     }
 
     private ResourceClient<StaticSite> sites(TestNamespace namespace) {

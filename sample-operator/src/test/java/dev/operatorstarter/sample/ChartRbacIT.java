@@ -44,6 +44,7 @@ import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
@@ -209,13 +210,14 @@ class ChartRbacIT {
         environment.put("OPERATOR_INFORMERS_CACHESYNCTIMEOUT", cacheSyncTimeout.toMillis() + "ms");
 
         SpringApplication application = new SpringApplication(SampleOperatorApplication.class);
-        application.addInitializers(context -> {
-            // a "-systemEnvironment" name gets Boot's relaxed mapping of OPERATOR_X_Y to operator.x.y
-            context.getEnvironment().getPropertySources()
-                    .addFirst(new SystemEnvironmentPropertySource("chart-systemEnvironment", environment));
-            context.getBeanFactory().registerSingleton("inClusterConnectionDetails",
-                    (KubernetesConnectionDetails) () -> inCluster);
-        });
+        // In the environment from the start, as a pod's variables are: the starter's environment post-processors
+        // read them too (OPERATOR_WEBHOOK_ENABLED=false keeps `webhooks` out of the readiness group). A
+        // "-systemEnvironment" name gets Boot's relaxed mapping of OPERATOR_X_Y to operator.x.y.
+        StandardEnvironment variables = new StandardEnvironment();
+        variables.getPropertySources().addFirst(new SystemEnvironmentPropertySource("chart-systemEnvironment", environment));
+        application.setEnvironment(variables);
+        application.addInitializers(context -> context.getBeanFactory().registerSingleton("inClusterConnectionDetails",
+                (KubernetesConnectionDetails) () -> inCluster));
         ConfigurableApplicationContext context = application.run();
         cleanUp.push(context::close);
         return context;

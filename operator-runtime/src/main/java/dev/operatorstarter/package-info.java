@@ -24,6 +24,8 @@
  *   <li>{@code dev.operatorstarter.webhook}: admission (validating and mutating handlers, JSON
  *       Patch) and conversion (converters between versions) webhooks as plain functions from a
  *       review to its answer; serving them is the starter's part.</li>
+ *   <li>{@code dev.operatorstarter.sharding}: one controller's objects spread over the replicas
+ *       of a ring (consistent hashing, the assignment labels); being built (issue 21).</li>
  *   <li>{@code dev.operatorstarter.internal}: machinery the packages share (JSON, PEM, backoff, the
  *       token bucket, duration checks, daemon thread factories, polling). <b>Not API</b>: public only so the
  *       packages can share it, and it may change in any release.</li>
@@ -34,6 +36,7 @@
  * {@code leaderelection} and {@code event} use only {@code client}; every package may use
  * {@code time} and {@code internal}, which use nothing else but {@code internal} &rarr;
  * {@code time}; {@code crd} uses nothing else of ours; {@code webhook} uses only {@code time} and
- * {@code internal}; nothing uses {@code manager}. {@code ArchitectureTest} (a unit test) enforces it.
+ * {@code internal}; {@code sharding} uses {@code controller} and what it uses, and
+ * {@code leaderelection}; nothing uses {@code manager}. {@code ArchitectureTest} (a unit test) enforces it.
  */
 package dev.operatorstarter;

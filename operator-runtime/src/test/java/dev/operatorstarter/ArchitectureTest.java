@@ -44,6 +44,7 @@ class ArchitectureTest {
     private static final String MANAGER = "dev.operatorstarter.manager..";
     private static final String CRD = "dev.operatorstarter.crd..";
     private static final String WEBHOOK = "dev.operatorstarter.webhook..";
+    private static final String SHARDING = "dev.operatorstarter.sharding..";
 
     @ArchTest
     static final ArchRule timeUsesNothingElseOfOurs = usesOfOursOnly(TIME);
@@ -79,6 +80,11 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule webhookUsesOnlyTimeAndInternal = usesOfOursOnly(WEBHOOK, TIME, INTERNAL);
 
+    /** Sharding sits on the controller (it decorates sharded controllers) and on leader election (member Leases). */
+    @ArchTest
+    static final ArchRule shardingUsesOnlyTheControllerItsPackagesLeaderElectionTimeAndInternal =
+            usesOfOursOnly(SHARDING, CONTROLLER, CLIENT, CACHE, WORKQUEUE, LEADERELECTION, TIME, INTERNAL);
+
     /** The manager (which may use every package) is the top: nothing builds on it. */
     @ArchTest
     static final ArchRule nothingButTheManagerUsesTheManager = noClasses().that().resideOutsideOfPackage(MANAGER)
@@ -88,7 +94,7 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule everyClassOfTheRuntimeIsInAPackageThatHasARuleHere = classes()
             .should().resideInAnyPackage(TIME, INTERNAL, CLIENT, WORKQUEUE, CACHE, LEADERELECTION, EVENT, CONTROLLER,
-                    MANAGER, CRD, WEBHOOK, "dev.operatorstarter")
+                    MANAGER, CRD, WEBHOOK, SHARDING, "dev.operatorstarter")
             .because("a new package needs its place in the direction decided here first");
 
     /** Classes in {@code origin} use nothing of ours outside {@code origin} and {@code allowed}. */

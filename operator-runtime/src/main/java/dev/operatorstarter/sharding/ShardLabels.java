@@ -1,0 +1,91 @@
+package dev.operatorstarter.sharding;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The label and annotation keys of one ring, and one shard's label selector. The assigner writes
+ * {@code shard.sharding.operatorstarter.dev/<ring>=<shardId>} on every object it assigns (the
+ * token), {@code drain.sharding.operatorstarter.dev/<ring>=true} when an object must leave its
+ * shard, and the annotation {@code arrival.sharding.operatorstarter.dev/<ring>} with the children
+ * moved along with it; each shard's informers select {@code <token>=<shardId>}.
+ *
+ * @param ring the ring's name: a DNS label (lower-case letters, digits and {@code -}, at most 63),
+ *        so that it fits as a label key's name and a Lease name's prefix
+ * @param shardId this member's id, a DNS label too (it is a label value and part of a Lease name)
+ */
+public record ShardLabels(String ring, String shardId) {
+
+    /** The domain of every key the sharding writes. */
+    public static final String DOMAIN = "sharding.operatorstarter.dev";
+    /** The label on member Leases naming their ring. */
+    public static final String RING_LABEL = DOMAIN + "/ring";
+    /** The label on member Leases naming their member, which stays when the Lease is taken. */
+    public static final String SHARD_LABEL = DOMAIN + "/shard";
+
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final int MAX_LABEL = 63;
+    /** Room left in a shard id for {@code -} and the random suffix. */
+    private static final int MAX_HOST_PART = 56;
+
+    public ShardLabels {
+        check("the ring name (operator.sharding.ring-name)", ring);
+        check("the shard id (operator.sharding.shard-id)", shardId);
+    }
+
+    /** The assignment label's key: {@code shard.sharding.operatorstarter.dev/<ring>}. */
+    public String token() {
+        return "shard." + DOMAIN + "/" + ring;
+    }
+
+    /** The drain label's key: {@code drain.sharding.operatorstarter.dev/<ring>}. */
+    public String drain() {
+        return "drain." + DOMAIN + "/" + ring;
+    }
+
+    /** The arrival annotation's key: {@code arrival.sharding.operatorstarter.dev/<ring>}. */
+    public String arrival() {
+        return "arrival." + DOMAIN + "/" + ring;
+    }
+
+    /** This shard's label selector, {@code <token>=<shardId>}. */
+    public String selector() {
+        return token() + "=" + shardId;
+    }
+
+    /** The name of a member's Lease: {@code <ring>-<shardId>}, cut to 253 characters. */
+    public static String leaseName(String ring, String shardId) {
+        String name = ring + "-" + shardId;
+        return name.length() <= 253 ? name : name.substring(0, 253);
+    }
+
+    /**
+     * A shard id for this process: {@code hostName} made a DNS label (lower case, other
+     * characters as {@code -}, at most 56), {@code -}, then {@code randomHex}. A new id per process,
+     * so a restarted pod is a new member, and its informers never see what an earlier process of
+     * the same pod was given.
+     *
+     * @param hostName the pod's name (its {@code HOSTNAME}); blank gives {@code shard}
+     * @param randomHex a few random hexadecimal digits
+     */
+    public static String shardIdFor(String hostName, String randomHex) {
+        Objects.requireNonNull(randomHex, "randomHex");
+        String host = hostName == null ? "" : hostName.toLowerCase(Locale.ROOT).replaceAll("[^-a-z0-9]", "-");
+        if (host.length() > MAX_HOST_PART) {
+            host = host.substring(0, MAX_HOST_PART);
+        }
+        host = host.replaceAll("^-+", "").replaceAll("-+$", "");
+        String id = (host.isEmpty() ? "shard" : host) + "-" + randomHex.toLowerCase(Locale.ROOT);
+        check("the generated shard id", id);
+        return id;
+    }
+
+    private static void check(String what, String value) {
+        if (value == null || value.length() > MAX_LABEL || !DNS_LABEL.matcher(value).matches()) {
+            throw new IllegalArgumentException(what + " must be a DNS label (lower-case letters, digits and '-', "
+                    + "starting and ending with a letter or digit, at most " + MAX_LABEL + " characters), was '"
+                    + value + "'");
+        }
+    }
+}

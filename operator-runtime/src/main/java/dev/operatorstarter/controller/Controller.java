@@ -72,9 +72,16 @@ public final class Controller<T extends HasMetadata> {
     Controller(ControllerBuilder<T> builder, ReconcileHandler<T> handler) {
         this.options = builder.options;
         this.primaries = builder.primaries;
-        this.filter = builder.filter;
+        EventFilter<T> decoratedFilter = builder.filter;
+        ReconcileHandler<T> decoratedHandler = handler;
+        for (ControllerDecorator<T> decorator : builder.decorators) {
+            decoratedFilter = Objects.requireNonNull(decorator.filter(decoratedFilter), "a decorator's filter");
+            decoratedHandler = Objects.requireNonNull(decorator.handler(decoratedHandler, this::cached),
+                    "a decorator's handler");
+        }
+        this.filter = decoratedFilter;
         this.watches = List.copyOf(builder.watches);
-        this.handler = handler;
+        this.handler = decoratedHandler;
         this.writes = new WriteTracker(builder.type);
         this.readYourWrites = new ReadYourWrites(writes, options.readYourWritesTimeout(), options.timeSource());
     }

@@ -22,6 +22,7 @@ public final class ControllerBuilder<T extends HasMetadata> {
     final List<SharedIndexInformer<T>> primaries;
     EventFilter<T> filter = EventFilter.all();
     final List<Watch<?>> watches = new ArrayList<>();
+    final List<ControllerDecorator<T>> decorators = new ArrayList<>();
 
     ControllerBuilder(ControllerOptions options, ResourceType<T> type, List<SharedIndexInformer<T>> primaries) {
         this.options = Objects.requireNonNull(options, "options");
@@ -51,6 +52,15 @@ public final class ControllerBuilder<T extends HasMetadata> {
     public <O extends HasMetadata> ControllerBuilder<T> watches(SharedIndexInformer<O> informer,
             Function<O, Collection<ReconcileRequest>> mapper) {
         watches.add(new Watch<>(Objects.requireNonNull(informer, "informer"), Objects.requireNonNull(mapper, "mapper")));
+        return this;
+    }
+
+    /**
+     * Wraps the filter and the handler with {@code decorator} when the controller is built; a
+     * decorator given later wraps the ones given before.
+     */
+    public ControllerBuilder<T> decoratedBy(ControllerDecorator<T> decorator) {
+        decorators.add(Objects.requireNonNull(decorator, "decorator"));
         return this;
     }
 

@@ -73,6 +73,57 @@ class ControllerTest {
     }
 
     @Test
+    void decoratorsWrapTheFilterAndTheHandlerTheLaterOutsideWithTheCacheAtHand() throws Exception {
+        List<String> calls = new CopyOnWriteArrayList<>();
+        ControllerDecorator<ConfigMap> skipping = new ControllerDecorator<>() {
+            @Override
+            public EventFilter<ConfigMap> filter(EventFilter<ConfigMap> filter) {
+                return filter.and(new EventFilter<>() {
+                    @Override
+                    public boolean onAdd(ConfigMap object) {
+                        return !object.getMetadata().getName().equals("skipped");
+                    }
+                });
+            }
+
+            @Override
+            public ReconcileHandler<ConfigMap> handler(ReconcileHandler<ConfigMap> handler,
+                    java.util.function.Function<ReconcileRequest, java.util.Optional<ConfigMap>> cache) {
+                return request -> {
+                    calls.add("inner " + request.name() + "@" + cache.apply(request).orElseThrow().getMetadata()
+                            .getResourceVersion());
+                    return handler.reconcile(request);
+                };
+            }
+        };
+        ControllerDecorator<ConfigMap> outer = new ControllerDecorator<>() {
+            @Override
+            public ReconcileHandler<ConfigMap> handler(ReconcileHandler<ConfigMap> handler,
+                    java.util.function.Function<ReconcileRequest, java.util.Optional<ConfigMap>> cache) {
+                return request -> {
+                    calls.add("outer " + request.name());
+                    return handler.reconcile(request);
+                };
+            }
+        };
+        informer = SharedIndexInformer.create("configmaps", FakeListerWatcher.listing(List.of(configMap("a", "7"),
+                configMap("skipped", "1"), configMap("b", "3"))), ConfigMap.class,
+                InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build());
+        informer.start();
+        controller = Controller.builder(fast("decorated").workers(1).build(), ResourceType.of(ConfigMap.class), informer)
+                .decoratedBy(skipping).decoratedBy(outer).build(request -> {
+                    calls.add("handler " + request.name());
+                    return ReconcileResult.done();
+                });
+        controller.start(() -> true);
+
+        // one worker, requests in the order added: "skipped" would come between a and b
+        await().atMost(Duration.ofSeconds(10)).until(() -> calls.contains("handler b"));
+        assertThat(calls).containsExactly("outer a", "inner a@7", "handler a", "outer b", "inner b@3", "handler b");
+        assertThat(informer.indexer().list()).as("filtered, not uncached").hasSize(3);
+    }
+
+    @Test
     void aFailingReconcileIsRetriedWithoutLimitUntilItSucceeds() throws Exception {
         AtomicInteger attempts = new AtomicInteger();
         start(List.of(configMap("a", "1")), fast("retries"), request -> {

@@ -275,10 +275,12 @@ certManager).
 {{- end }}
 
 {{/*
-"true" when the CRD the chart renders gets a conversion webhook.
+"true" when the StaticSite CRD converts through the operator's webhook: the conversion Service, the
+CA injection into the CRD in mode generated, and with crds.install the CRD's conversion stanza. The
+CRD's versions have different schemas, so without it v1alpha1 would lose the files (see crds.yaml).
 */}}
 {{- define "sample-operator.conversionWebhook" -}}
-{{- if and .Values.webhooks.enabled .Values.webhooks.conversion.enabled .Values.crds.install }}true{{ else }}false{{ end }}
+{{- if and .Values.webhooks.enabled .Values.webhooks.conversion.enabled }}true{{ else }}false{{ end }}
 {{- end }}
 
 {{/*
@@ -317,6 +319,11 @@ timeoutSeconds: {{ .Values.webhooks.timeoutSeconds }}
 matchPolicy: Equivalent
 rules:
   {{- include "sample-operator.webhookRules" . | nindent 2 }}
+# The operator's own writes (its finalizer patches) skip the webhooks: they change no spec, and they
+# must not depend on the operator's pods being ready to answer.
+matchConditions:
+  - name: not-the-operator
+    expression: "request.userInfo.username != 'system:serviceaccount:{{ .Release.Namespace }}:{{ include "sample-operator.serviceAccountName" . }}'"
 {{- with .Values.watchNamespaces }}
 namespaceSelector:
   matchExpressions:

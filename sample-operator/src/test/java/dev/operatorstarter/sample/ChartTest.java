@@ -87,7 +87,7 @@ class ChartTest {
 
     @Test
     void moreThanOneReplicaSwitchesLeaderElectionOnWithALeaseRoleForExactlyItsLease() {
-        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("replicaCount", 3));
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("replicaCount", 3, "webhooks.certificates.mode", "certManager"));
 
         assertThat(chart.one("Deployment").at("/spec/replicas").asInt()).isEqualTo(3);
         assertThat(chart.environment()).containsEntry("OPERATOR_LEADERELECTION_ENABLED", "true")
@@ -165,11 +165,12 @@ class ChartTest {
 
     @Test
     void theCrdIsRenderedFromItsSingleCopyAndKeptOnUninstall() throws Exception {
-        JsonNode rendered = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", false))
-                .one("CustomResourceDefinition");
+        JsonNode rendered = Chart.render(RELEASE, NAMESPACE, Map.of()).one("CustomResourceDefinition");
         JsonNode file = Examples.read(Examples.CRD, JsonNode.class);
 
-        assertThat(rendered).isEqualTo(file);
+        ObjectNode withoutConversion = (ObjectNode) rendered.deepCopy();
+        ((ObjectNode) withoutConversion.path("spec")).remove("conversion");
+        assertThat(withoutConversion).as("the file, given its conversion stanza").isEqualTo(file);
         assertThat(rendered.at("/metadata/annotations/helm.sh~1resource-policy").asString()).isEqualTo("keep");
         assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("crds.install", false)).all("CustomResourceDefinition"))
                 .isEmpty();
@@ -184,7 +185,8 @@ class ChartTest {
         assertThat(defaults.all("ConfigMap")).isEmpty();
 
         Manifests all = Chart.render(RELEASE, NAMESPACE, Map.of("metrics.serviceMonitor.enabled", true,
-                "podDisruptionBudget.enabled", true, "grafanaDashboard.enabled", true, "replicaCount", 2));
+                "podDisruptionBudget.enabled", true, "grafanaDashboard.enabled", true, "replicaCount", 2,
+                "webhooks.certificates.mode", "certManager"));
         JsonNode monitor = all.one("ServiceMonitor");
         assertThat(monitor.at("/spec/endpoints/0/port").asString()).isEqualTo("http-metrics");
         assertThat(monitor.at("/spec/endpoints/0/path").asString()).isEqualTo("/actuator/prometheus");
@@ -273,7 +275,10 @@ class ChartTest {
                 .containsKey("OPERATOR_WEBHOOK_CAINJECTION_CUSTOMRESOURCEDEFINITIONS");
         assertThat(chart.one("CustomResourceDefinition").at("/spec/conversion/strategy").asString()).isEqualTo("Webhook");
 
-        Manifests off = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", false));
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", false)))
+                .as("the CRD's versions need the conversion").hasMessageContaining("every site read in the other version "
+                        + "would lose its files");
+        Manifests off = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", false, "crds.install", false));
         for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Issuer",
                 "Certificate")) {
             assertThat(off.all(kind)).as(kind).isEmpty();
@@ -286,7 +291,6 @@ class ChartTest {
         assertThat(off.environment().keySet()).filteredOn(name -> name.startsWith("OPERATOR_WEBHOOK_"))
                 .containsExactly("OPERATOR_WEBHOOK_ENABLED");
         assertThat(off.one("Deployment").at("/spec/template/spec/containers/0/ports")).hasSize(1);
-        assertThat(off.one("CustomResourceDefinition").at("/spec/conversion").isMissingNode()).isTrue();
     }
 
     @Test
@@ -360,6 +364,8 @@ class ChartTest {
                     });
                     assertThat(webhook.at("/namespaceSelector").isMissingNode()).as("all namespaces are watched")
                             .isTrue();
+                    assertThat(webhook.at("/matchConditions/0/expression").asString()).as("the operator's own writes skip it")
+                            .isEqualTo("request.userInfo.username != 'system:serviceaccount:" + NAMESPACE + ":" + FULLNAME + "'");
                 }));
         assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true)).one("ValidatingWebhookConfiguration")
                 .at("/webhooks/0/failurePolicy").asString()).as("the default").isEqualTo("Fail");
@@ -382,15 +388,22 @@ class ChartTest {
     }
 
     @Test
-    void eachAdmissionWebhookAndTheConversionCanBeLeftOut() {
+    void eachAdmissionWebhookCanBeLeftOutAndTheConversionWhenTheChartInstallsNoCrd() {
         Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
-                "webhooks.validating.enabled", false, "webhooks.conversion.enabled", false,
-                "webhooks.mutating.path", "/mutate"));
+                "webhooks.validating.enabled", false, "webhooks.mutating.path", "/mutate"));
 
         assertThat(chart.all("ValidatingWebhookConfiguration")).isEmpty();
         assertThat(chart.one("MutatingWebhookConfiguration").at("/webhooks/0/clientConfig/service/path").asString())
                 .isEqualTo("/mutate");
-        assertThat(chart.one("CustomResourceDefinition").at("/spec/conversion").isMissingNode()).isTrue();
+        assertThat(chart.one("CustomResourceDefinition").at("/spec/conversion/strategy").asString()).isEqualTo("Webhook");
+
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.conversion.enabled", false)))
+                .hasMessageContaining("Keep the conversion, or install the CRD yourself (crds.install=false)");
+        Manifests noConversion = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.conversion.enabled", false,
+                "crds.install", false));
+        assertThat(noConversion.all("Service")).extracting(service -> service.at("/metadata/name").asString())
+                .doesNotContain(FULLNAME + "-conversion");
+        assertThat(noConversion.environment()).doesNotContainKey("OPERATOR_WEBHOOK_CAINJECTION_CUSTOMRESOURCEDEFINITIONS");
     }
 
     @Test
@@ -483,7 +496,7 @@ class ChartTest {
 
         Manifests validatingOnly = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
                 "webhooks.certificates.mode", "generated", "webhooks.mutating.enabled", false,
-                "webhooks.conversion.enabled", false));
+                "webhooks.conversion.enabled", false, "crds.install", false));
         assertThat(validatingOnly.all("ClusterRole").stream().map(Chart::permissions).flatMap(List::stream))
                 .filteredOn(permission -> permission.contains("webhookconfigurations") || permission.contains("definitions"))
                 .containsExactly("admissionregistration.k8s.io/validatingwebhookconfigurations:get@" + FULLNAME,
@@ -498,11 +511,8 @@ class ChartTest {
     }
 
     @Test
-    void theCrdGainsTheConversionWebhookOnlyWhenAskedForAndKeepsEverythingElseAsGenerated() throws Exception {
+    void theCrdGainsTheConversionWebhookAndKeepsEverythingElseAsGenerated() throws Exception {
         JsonNode file = Examples.read(Examples.CRD, JsonNode.class);
-        assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true, "webhooks.conversion.enabled", false))
-                .one("CustomResourceDefinition")).isEqualTo(file);
-
         JsonNode crd = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
                 "webhooks.certificates.mode", "generated")).one("CustomResourceDefinition");
         JsonNode conversion = crd.at("/spec/conversion");
@@ -520,8 +530,12 @@ class ChartTest {
         ((ObjectNode) withoutConversion.path("spec")).remove("conversion");
         assertThat(withoutConversion).as("the rest as generated, byte for byte once parsed").isEqualTo(file);
 
-        assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true, "crds.install", false))
-                .all("CustomResourceDefinition")).isEmpty();
+        Manifests platformsCrd = Chart.render(RELEASE, NAMESPACE, Map.of("crds.install", false));
+        assertThat(platformsCrd.all("CustomResourceDefinition")).isEmpty();
+        assertThat(webhookService(platformsCrd, FULLNAME + "-conversion")).as("for the stanza of whoever installs it")
+                .isNotNull();
+        assertThat(platformsCrd.environment()).as("generated: its caBundle is written all the same")
+                .containsEntry("OPERATOR_WEBHOOK_CAINJECTION_CUSTOMRESOURCEDEFINITIONS", "staticsites.sample.operatorstarter.dev");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.operatorstarter.autoconfigure.webhook;
 
+import dev.operatorstarter.time.TimeSource;
+
 /**
  * Where the webhook server's certificate comes from: files that may change, or a certificate
  * generated once.
@@ -19,7 +21,7 @@ interface CertificateSource {
     String describe();
 
     /** The source {@code properties} describe; {@code classLoader} is asked whether BouncyCastle is there. */
-    static CertificateSource of(WebhookProperties.Certificate properties, ClassLoader classLoader) {
+    static CertificateSource of(WebhookProperties.Certificate properties, ClassLoader classLoader, TimeSource time) {
         if (!properties.generated()) {
             return new CertificateFiles(properties.certFile(), properties.keyFile(), properties.caFile());
         }
@@ -29,6 +31,6 @@ interface CertificateSource {
                     + "operator.webhook.certificate.cert-file is set), which needs BouncyCastle: add the dependency "
                     + "org.bouncycastle:bcpkix-jdk18on, or supply cert-file and key-file");
         }
-        return new GeneratedCertificate(properties.dnsNames(), properties.ipAddresses(), properties.validity());
+        return new GeneratedCertificate(properties.dnsNames(), properties.ipAddresses(), properties.validity(), time);
     }
 }

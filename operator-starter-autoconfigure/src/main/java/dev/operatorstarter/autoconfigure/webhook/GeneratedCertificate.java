@@ -1,5 +1,6 @@
 package dev.operatorstarter.autoconfigure.webhook;
 
+import dev.operatorstarter.time.TimeSource;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -14,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Objects;
 import javax.security.auth.x500.X500Principal;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -36,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * {@link #load()} and kept for the life of the application: ECDSA P-256 keys (quick to make),
  * SHA-256 signatures, the serving certificate for the configured DNS names and IP addresses with
  * the server-auth usage. The CA is what gets injected as {@code caBundle}. Uses BouncyCastle to
- * build the certificates (the JDK has no public API for it).
+ * build the certificates (the JDK has no public API for it). Time comes from a {@link TimeSource},
+ * so a test can move it.
  */
 final class GeneratedCertificate implements CertificateSource {
 
@@ -47,18 +50,20 @@ final class GeneratedCertificate implements CertificateSource {
     private final List<String> dnsNames;
     private final List<String> ipAddresses;
     private final Duration validity;
+    private final TimeSource time;
     private @Nullable ServingKey generated;
 
-    GeneratedCertificate(List<String> dnsNames, List<String> ipAddresses, Duration validity) {
+    GeneratedCertificate(List<String> dnsNames, List<String> ipAddresses, Duration validity, TimeSource time) {
         this.dnsNames = List.copyOf(dnsNames);
         this.ipAddresses = List.copyOf(ipAddresses);
         this.validity = validity;
+        this.time = Objects.requireNonNull(time, "time");
     }
 
     @Override
     public synchronized ServingKey load() {
         if (generated == null) {
-            generated = generate();
+            generated = generate(time.now());
         }
         return generated;
     }
@@ -74,10 +79,9 @@ final class GeneratedCertificate implements CertificateSource {
         return names;
     }
 
-    private ServingKey generate() {
+    private ServingKey generate(Instant now) {
         GeneralNames alternativeNames = alternativeNames();
         try {
-            Instant now = Instant.now();
             KeyPair caKeys = keyPair();
             X500Principal ca = new X500Principal("CN=operator-webhook-ca");
             JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();

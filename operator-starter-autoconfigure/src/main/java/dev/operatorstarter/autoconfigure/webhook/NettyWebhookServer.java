@@ -290,7 +290,7 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
             now = List.of("no CA to inject: set operator.webhook.certificate.ca-file with the supplied certificate");
         } else {
             try {
-                now = injection.inject(ca);
+                now = injection.inject(ca).pending();
             } catch (RuntimeException e) {
                 log.debug("The caBundle injection failed", e);
                 now = List.of("the caBundle injection failed: " + e);

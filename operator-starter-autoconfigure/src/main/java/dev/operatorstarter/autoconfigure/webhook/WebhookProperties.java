@@ -98,9 +98,11 @@ public record WebhookProperties(@DefaultValue("false") boolean enabled, @Default
      * Where the CA of the serving certificate is written, as {@code caBundle}, so the API server
      * trusts the server: into every webhook of each named ValidatingWebhookConfiguration and
      * MutatingWebhookConfiguration, and into {@code spec.conversion.webhook.clientConfig} of each
-     * named CustomResourceDefinition. Done at start-up, retried until every object exists, then
-     * checked again periodically and after a certificate change, so an object re-applied without
-     * the bundle gets it back. Readiness waits for it.
+     * named CustomResourceDefinition. The bundle is extended, not replaced: the CA first, then the
+     * certificates it already held that are still valid (other replicas' CAs, a CA being rotated
+     * out), at most 8. Done at start-up, retried until every object exists, then checked again
+     * periodically and after a certificate change, so an object re-applied without the bundle
+     * gets it back. Readiness waits for it.
      *
      * @param validatingWebhookConfigurations ValidatingWebhookConfiguration names
      * @param mutatingWebhookConfigurations MutatingWebhookConfiguration names

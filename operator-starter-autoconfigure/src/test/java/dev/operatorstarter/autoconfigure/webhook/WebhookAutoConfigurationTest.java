@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.operatorstarter.autoconfigure.Widget;
 import dev.operatorstarter.autoconfigure.wiring.OperatorClientAutoConfiguration;
 import dev.operatorstarter.autoconfigure.wiring.OperatorMetricsAutoConfiguration;
+import dev.operatorstarter.time.TimeSource;
 import dev.operatorstarter.webhook.AdmissionVerdict;
 import dev.operatorstarter.webhook.ConversionEndpoint;
 import dev.operatorstarter.webhook.Converter;
@@ -292,8 +293,10 @@ class WebhookAutoConfigurationTest {
 
     @Test
     void suppliedCertificateFilesAreServedAndARotationIsPickedUpWithoutARestart() throws Exception {
-        ServingKey first = new GeneratedCertificate(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1)).load();
-        ServingKey second = new GeneratedCertificate(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(2)).load();
+        ServingKey first = new GeneratedCertificate(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1),
+                TimeSource.system()).load();
+        ServingKey second = new GeneratedCertificate(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(2),
+                TimeSource.system()).load();
         Path cert = folder.resolve("tls.crt");
         Path key = folder.resolve("tls.key");
         write(first, cert, key);

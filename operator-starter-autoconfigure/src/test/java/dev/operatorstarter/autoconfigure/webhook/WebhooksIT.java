@@ -295,7 +295,7 @@ class WebhooksIT {
                 .addToData(key, "value").build();
     }
 
-    private static ValidatingWebhook validating(String name, int port, String path, String failurePolicy,
+    static ValidatingWebhook validating(String name, int port, String path, String failurePolicy,
             RuleWithOperations rule, Map<String, String> objectLabels) {
         return new ValidatingWebhookBuilder().withName(name)
                 .withNewClientConfig().withUrl("https://127.0.0.1:" + port + path).endClientConfig()

@@ -58,8 +58,9 @@ public record WebhookProperties(@DefaultValue("false") boolean enabled, @Default
      *
      * @param certFile the certificate chain (PEM), the serving certificate first
      * @param keyFile its private key (PEM)
-     * @param caFile the CA certificate (PEM) to inject into {@code ca-injection}'s objects when the
-     *     files are supplied; without it nothing is injected (cert-manager's CA injector does it)
+     * @param caFile the CA certificate (PEM) that signed the certificate, to inject into
+     *     {@code ca-injection}'s objects when the files are supplied; without it nothing is injected
+     *     (cert-manager's CA injector does it)
      * @param reloadInterval how often the files are checked for a change
      * @param dnsNames the DNS names of a generated certificate: the Service's
      *     {@code <service>.<namespace>.svc} in a cluster
@@ -102,7 +103,8 @@ public record WebhookProperties(@DefaultValue("false") boolean enabled, @Default
      * certificates it already held that are still valid (other replicas' CAs, a CA being rotated
      * out), at most 8. Done at start-up, retried until every object exists, then checked again
      * periodically and after a certificate change, so an object re-applied without the bundle
-     * gets it back. Readiness waits for it.
+     * gets it back. Readiness waits for it; a certificate with a new CA is served once that CA is
+     * everywhere.
      *
      * @param validatingWebhookConfigurations ValidatingWebhookConfiguration names
      * @param mutatingWebhookConfigurations MutatingWebhookConfiguration names

@@ -227,7 +227,7 @@ class WebhookAutoConfigurationTest {
 
             @Override
             public Status status() {
-                return new Status(true, 1, List.of(), "mine", null, null, List.of());
+                return new Status(true, 1, List.of(), "mine", null, null, null, List.of());
             }
         };
         runner.withUserConfiguration(Handlers.class).withPropertyValues("operator.webhook.enabled=true")
@@ -325,7 +325,7 @@ class WebhookAutoConfigurationTest {
                 });
     }
 
-    private static void write(ServingKey key, Path cert, Path keyFile) throws Exception {
+    static void write(ServingKey key, Path cert, Path keyFile) throws Exception {
         Files.writeString(keyFile, "-----BEGIN PRIVATE KEY-----\n"
                 + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(key.key().getEncoded())
                 + "\n-----END PRIVATE KEY-----\n");

@@ -1,21 +1,29 @@
 package dev.operatorstarter.autoconfigure.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.TestNamespace;
 import dev.operatorstarter.time.TimeSource;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -29,12 +37,15 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The caBundle as a merged bundle, on the real API server: concurrent injectors each keep their
- * CA. Each webhook here matches only ConfigMaps labelled for it.
+ * The caBundle as a merged bundle, on the real API server: a certificate with a new CA is served
+ * only once that CA is in the bundle beside the old one, and concurrent injectors each keep
+ * theirs. Each webhook here matches only ConfigMaps labelled for it.
  */
 @KubernetesTest
 class WebhookCertificatesIT {
@@ -54,6 +65,46 @@ class WebhookCertificatesIT {
     @AfterAll
     static void close() {
         admin.close();
+    }
+
+    @Test
+    void aSuppliedCertificateWithANewCaIsServedOnlyOnceItsCaIsInTheBundleBesideTheOldOne(ClusterConnection connection,
+            TestNamespace namespace, @TempDir Path folder) throws Exception {
+        ServingKey first = generated(Duration.ofDays(1));
+        ServingKey second = generated(Duration.ofDays(2));
+        Path files = folder.resolve("current");
+        publish(folder, "first", first);
+        String name = "certificates-files-" + RUN;
+        try (ConfigurableApplicationContext application = WebhooksIT.start(connection,
+                "operator.webhook.certificate.cert-file=" + files.resolve("tls.crt"),
+                "operator.webhook.certificate.key-file=" + files.resolve("tls.key"),
+                "operator.webhook.certificate.ca-file=" + files.resolve("ca.crt"),
+                "operator.webhook.certificate.reload-interval=100ms",
+                "operator.webhook.ca-injection.validating-webhook-configurations=" + name)) {
+            WebhookServer server = application.getBean(WebhookServer.class);
+            create(name, Map.of("files", server.port()));
+            await().atMost(WAIT).until(() -> server.status().ready(Instant.now()));
+            assertDenied(namespace, "files");
+
+            // the object is gone when the files rotate, so the new CA cannot be injected: the old certificate stays
+            delete(name);
+            publish(folder, "second", second);
+            await().atMost(WAIT).until(() -> server.status().certificateRotation() != null);
+            assertThat(server.status().certificateRotation()).contains("valid until " + second.notAfter())
+                    .contains("ValidatingWebhookConfiguration " + name + " does not exist");
+            assertThat(served(first.caPem(), server.port())).isEqualTo(first.certificate());
+            assertThat(server.status().ready(Instant.now())).as("still trusted where it was injected").isTrue();
+
+            // re-applied without a bundle: the new CA goes in before the old one, then the new certificate is served
+            create(name, Map.of("files", server.port()));
+            await().atMost(WAIT).until(() -> second.notAfter().equals(server.status().certificateNotAfter()));
+            assertThat(bundles(name)).containsExactly(List.of(certificate(second.caPem()), certificate(first.caPem())));
+            assertThat(served(second.caPem(), server.port())).isEqualTo(second.certificate());
+            assertThat(server.status().certificateRotation()).isNull();
+            assertDenied(namespace, "files");
+        } finally {
+            delete(name);
+        }
     }
 
     @Test
@@ -101,6 +152,18 @@ class WebhookCertificatesIT {
         return new GeneratedCertificate(List.of("localhost"), List.of("127.0.0.1"), validity, TimeSource.system()).load();
     }
 
+    /**
+     * Writes the certificate, key and CA into a folder of their own and points {@code current} at
+     * it in one rename, as the kubelet updates a mounted Secret: a reader never sees a mix.
+     */
+    private static void publish(Path folder, String version, ServingKey key) throws Exception {
+        Path files = Files.createDirectory(folder.resolve(version));
+        WebhookAutoConfigurationTest.write(key, files.resolve("tls.crt"), files.resolve("tls.key"));
+        Files.writeString(files.resolve("ca.crt"), key.caPem());
+        Path link = Files.createSymbolicLink(folder.resolve("next"), files);
+        Files.move(link, folder.resolve("current"), StandardCopyOption.ATOMIC_MOVE);
+    }
+
     /** A ValidatingWebhookConfiguration with a ConfigMap webhook per entry: its name, the port it calls. */
     private static void create(String name, Map<String, Integer> webhooks) {
         List<ValidatingWebhook> list = new ArrayList<>();
@@ -129,5 +192,22 @@ class WebhookCertificatesIT {
 
     private static X509Certificate certificate(String pem) {
         return CaBundleTest.certificate(pem);
+    }
+
+    /** The certificate a handshake trusting only {@code caPem} is served. */
+    private static X509Certificate served(String caPem, int port) throws Exception {
+        WebhookClient client = new WebhookClient(caPem, port);
+        client.get("/validate-configmaps");
+        return client.served();
+    }
+
+    /** The API server calls the webhook labelled {@code webhook}, which refuses a ConfigMap with a forbidden key. */
+    private static void assertDenied(TestNamespace namespace, String webhook) {
+        ResourceClient<ConfigMap> configMaps = admin.coreV1().configMaps().inNamespace(namespace.name());
+        ApiException denied = await().atMost(WAIT).until(() -> catchThrowableOfType(ApiException.class,
+                () -> configMaps.create(WebhooksIT.configMap("refused-" + webhook, Map.of(LABEL, webhook + "-" + RUN),
+                        "forbidden"))), WebhooksIT::deniedByUs);
+        assertThat(denied.getMessage()).contains("admission webhook \"" + webhook
+                + ".certificates.operatorstarter.dev\" denied the request: the key 'forbidden' is forbidden");
     }
 }

@@ -267,7 +267,7 @@ class WebhooksIT {
         }
     }
 
-    private static ConfigurableApplicationContext start(ClusterConnection connection, String... properties) {
+    static ConfigurableApplicationContext start(ClusterConnection connection, String... properties) {
         boolean web = java.util.Arrays.stream(properties).anyMatch(property -> property.startsWith("server.port"));
         return new SpringApplicationBuilder(WebhookApplication.class)
                 .properties("operator.client.kubeconfig=" + connection.kubeconfig(),
@@ -281,7 +281,7 @@ class WebhooksIT {
     }
 
     /** A denial by one of our handlers, rather than a call that failed while the CA is not trusted yet. */
-    private static boolean deniedByUs(ApiException failure) {
+    static boolean deniedByUs(ApiException failure) {
         return failure != null && failure.getMessage().contains("denied the request");
     }
 
@@ -290,7 +290,7 @@ class WebhooksIT {
         return object;
     }
 
-    private static ConfigMap configMap(String name, Map<String, String> labels, String key) {
+    static ConfigMap configMap(String name, Map<String, String> labels, String key) {
         return new ConfigMapBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
                 .addToData(key, "value").build();
     }

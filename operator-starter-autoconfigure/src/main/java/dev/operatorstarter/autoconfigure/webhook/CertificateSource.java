@@ -4,14 +4,16 @@ import dev.operatorstarter.time.TimeSource;
 
 /**
  * Where the webhook server's certificate comes from: files that may change, or a certificate
- * generated once.
+ * generated at start-up and renewed.
  */
 interface CertificateSource {
 
     /**
-     * The key to serve now. Files are read again on every call (the server calls it every
+     * The key to serve. Files are read again on every call (the server calls it every
      * {@code reload-interval}); a generated certificate is made on the first call and returned
-     * from then on.
+     * from then on, until a third of its validity is left: then a new CA and certificate are made.
+     * The server serves a key whose CA changed only once that CA is injected (see
+     * {@link NettyWebhookServer}).
      *
      * @throws InvalidWebhookException naming the file or the step that failed
      */

@@ -32,13 +32,13 @@ import reactor.netty.tcp.SslProvider;
  * {@link WebhookServer} on a Reactor Netty {@link HttpServer} of its own: HTTP/1.1 over TLS (as
  * controller-runtime serves by default), the certificate from a {@link CertificateSource}
  * presented through a {@link RotatingServerKeyManager}, requests answered by a
- * {@link WebhookRequestHandler}. One background thread re-reads certificate files every
- * {@code reload-interval} and runs the caBundle injection: at start, every {@code retry-period}
- * while something is pending, every {@code check-period} once done, and at once after the CA
- * changed.
+ * {@link WebhookRequestHandler}. One background thread loads the certificate again every
+ * {@code reload-interval} (files re-read; a generated certificate renewed once a third of its
+ * validity is left) and runs the caBundle injection: at start, every {@code retry-period} while
+ * something is pending, every {@code check-period} once done, and at once after the CA changed.
  *
  * <p><b>Rotation.</b> A certificate with the CA served now is served at once. One with another
- * CA (files whose {@code ca-file} changed) is {@linkplain RotatingServerKeyManager#stage staged}: the injection writes a bundle with the
+ * CA is {@linkplain RotatingServerKeyManager#stage staged}: the injection writes a bundle with the
  * new CA first and the current one kept ({@link CaBundle}), and the server goes on serving the
  * current certificate until a pass finds every named object already carrying the new CA (a pass
  * that had to write waits for the next, {@code retry-period} later, so the API server has seen
@@ -143,11 +143,9 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
                 thread.setDaemon(true);
                 return thread;
             });
-            if (!properties.certificate().generated()) {
-                long interval = properties.certificate().reloadInterval().toMillis();
-                background.scheduleWithFixedDelay(() -> guarded("reload the webhook certificate", this::reload), interval,
-                        interval, TimeUnit.MILLISECONDS);
-            }
+            long interval = properties.certificate().reloadInterval().toMillis();
+            background.scheduleWithFixedDelay(() -> guarded("reload the webhook certificate", this::reload), interval,
+                    interval, TimeUnit.MILLISECONDS);
             if (injector != null) {
                 pending = List.of(NOT_YET);
                 nextPass = background.schedule(this::injectAndReschedule, 0, TimeUnit.MILLISECONDS);
@@ -239,8 +237,8 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
     }
 
     /**
-     * Reads the certificate files again and offers what they hold; a failure keeps the certificate
-     * served and is shown as {@code certificateProblem}.
+     * Loads the certificate again (files re-read, a generated one renewed when due) and offers it;
+     * a failure keeps the certificate served and is shown as {@code certificateProblem}.
      */
     private void reload() {
         RotatingServerKeyManager serving = keys;

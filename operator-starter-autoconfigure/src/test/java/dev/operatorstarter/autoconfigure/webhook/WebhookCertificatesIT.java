@@ -11,7 +11,9 @@ import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
+import dev.operatorstarter.testing.FakeTimeSource;
 import dev.operatorstarter.time.TimeSource;
+import dev.operatorstarter.webhook.AdmissionEndpoint;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
@@ -44,8 +46,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The caBundle as a merged bundle, on the real API server: a certificate with a new CA is served
- * only once that CA is in the bundle beside the old one, and concurrent injectors each keep
- * theirs. Each webhook here matches only ConfigMaps labelled for it.
+ * only once that CA is in the bundle beside the old one, a generated certificate is renewed (on a
+ * fake clock that starts in the past, so every certificate is valid in real time as the API server
+ * judges it), a new certificate goes ahead when the old one expires first, and concurrent
+ * injectors each keep their CA. Each webhook here matches only ConfigMaps labelled for it.
  */
 @KubernetesTest
 class WebhookCertificatesIT {
@@ -54,6 +58,8 @@ class WebhookCertificatesIT {
     private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
     private static final String LABEL = "certificates.operatorstarter.dev/it";
     private static final Duration YEAR = Duration.ofDays(365);
+    /** Renewal is due after two thirds of a year, about 243 days. */
+    private static final Duration PAST_RENEWAL = Duration.ofDays(250);
 
     private static KubernetesClient admin;
 
@@ -108,6 +114,83 @@ class WebhookCertificatesIT {
     }
 
     @Test
+    void aGeneratedCertificateIsRenewedWhenAThirdOfItsValidityIsLeftAndTheOldCaLeavesTheBundleOnceExpired(
+            TestNamespace namespace) throws Exception {
+        FakeTimeSource clock = startingMonthsAgo();
+        String name = "certificates-renewal-" + RUN;
+        NettyWebhookServer server = server(clock, name);
+        server.start();
+        try {
+            create(name, Map.of("renewal", server.port()));
+            await().atMost(WAIT).until(() -> server.status().ready(Instant.now()));
+            assertDenied(namespace, "renewal");
+            String first = server.caCertificatePem();
+
+            clock.advance(PAST_RENEWAL);
+
+            await().atMost(WAIT).until(() -> !first.equals(server.caCertificatePem()));
+            String second = server.caCertificatePem();
+            assertThat(bundles(name)).as("injected before it was served, beside the old CA")
+                    .containsExactly(List.of(certificate(second), certificate(first)));
+            assertThat(served(second, server.port()).getIssuerX500Principal())
+                    .isEqualTo(certificate(second).getSubjectX500Principal());
+            assertDenied(namespace, "renewal");
+
+            clock.advance(Duration.ofDays(120)); // past the first CA's end, well before the second's renewal
+
+            await().atMost(WAIT).until(() -> bundles(name).equals(List.of(List.of(certificate(second)))));
+            assertThat(server.caCertificatePem()).isEqualTo(second);
+            assertDenied(namespace, "renewal");
+        } finally {
+            server.stop();
+            delete(name);
+        }
+    }
+
+    @Test
+    void aNewCertificateIsServedAnywayWhenTheOldOneExpiresBeforeItsCaCouldBeInjectedAndTheHealthSaysSo(
+            TestNamespace namespace) throws Exception {
+        FakeTimeSource clock = startingMonthsAgo();
+        String name = "certificates-expiry-" + RUN;
+        NettyWebhookServer server = server(clock, name);
+        server.start();
+        try {
+            create(name, Map.of("expiry", server.port()));
+            await().atMost(WAIT).until(() -> server.status().ready(Instant.now()));
+            String first = server.caCertificatePem();
+            delete(name);
+
+            clock.advance(PAST_RENEWAL);
+            await().atMost(WAIT).until(() -> server.status().certificateRotation() != null);
+            assertThat(server.caCertificatePem()).isEqualTo(first);
+            assertThat(served(first, server.port()).getIssuerX500Principal())
+                    .isEqualTo(certificate(first).getSubjectX500Principal());
+
+            clock.advance(Duration.ofDays(120)); // the certificate served expires
+            await().atMost(WAIT).until(() -> !first.equals(server.caCertificatePem()));
+            WebhookServer.Status status = server.status();
+            assertThat(status.certificateRotation()).contains("expired before the CA of its successor was in every "
+                    + "caBundle: serving the new one");
+            assertThat(status.ready(Instant.now())).isFalse();
+            assertThat(status.caInjectionPending()).containsExactly("ValidatingWebhookConfiguration " + name
+                    + " does not exist (yet)");
+            Map<String, Object> details = new WebhookServerHealthIndicator(server, List::of, TimeSource.system()).health()
+                    .getDetails();
+            assertThat(details).containsEntry("certificateRotation", status.certificateRotation());
+
+            create(name, Map.of("expiry", server.port()));
+            await().atMost(WAIT).until(() -> server.status().ready(Instant.now()));
+            assertThat(server.status().certificateRotation()).isNull();
+            assertThat(bundles(name)).as("the expired CA is not kept")
+                    .containsExactly(List.of(certificate(server.caCertificatePem())));
+            assertDenied(namespace, "expiry");
+        } finally {
+            server.stop();
+            delete(name);
+        }
+    }
+
+    @Test
     void injectorsWritingOneObjectAtOnceEachKeepTheirCa() throws Exception {
         String name = "certificates-concurrent-" + RUN;
         create(name, Map.of("concurrent", 1));
@@ -137,6 +220,24 @@ class WebhookCertificatesIT {
         } finally {
             delete(name);
         }
+    }
+
+    /** A fake clock a little over 300 days behind the real one: certificates made on it are valid now. */
+    private static FakeTimeSource startingMonthsAgo() {
+        FakeTimeSource clock = new FakeTimeSource();
+        clock.setWall(Instant.now().minus(Duration.ofDays(300)));
+        return clock;
+    }
+
+    /** A webhook server for ConfigMaps with a generated certificate and injection into {@code configuration}, on {@code clock}. */
+    private static NettyWebhookServer server(FakeTimeSource clock, String configuration) {
+        WebhookProperties properties = properties(Map.of("certificate.reload-interval", "100ms",
+                "ca-injection.validating-webhook-configurations[0]", configuration,
+                "ca-injection.retry-period", "200ms", "ca-injection.check-period", "500ms"));
+        return new NettyWebhookServer(properties,
+                Map.of("/validate-configmaps", AdmissionEndpoint.validating(ConfigMap.class, new ConfigMapGuard())),
+                () -> new GeneratedCertificate(List.of("localhost"), List.of("127.0.0.1"), YEAR, clock),
+                new CaBundleInjector(admin, properties.caInjection(), clock), WebhookMetrics.NONE, clock);
     }
 
     private static WebhookProperties properties(Map<String, String> values) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.RetryOnConflict;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.test.ClusterConnection;
@@ -19,6 +20,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperatio
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,13 +45,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * The caBundle as a merged bundle, on the real API server: a certificate with a new CA is served
  * only once that CA is in the bundle beside the old one, a generated certificate is renewed (on a
  * fake clock that starts in the past, so every certificate is valid in real time as the API server
- * judges it), a new certificate goes ahead when the old one expires first, and concurrent
- * injectors each keep their CA. Each webhook here matches only ConfigMaps labelled for it.
+ * judges it), a new certificate goes ahead when the old one expires first, two applications with
+ * generated certificates (two replicas) keep each other's CA and are both called, and concurrent
+ * injectors each keep theirs. Each webhook here matches only ConfigMaps labelled for it.
  */
 @KubernetesTest
 class WebhookCertificatesIT {
@@ -57,6 +61,7 @@ class WebhookCertificatesIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
     private static final String LABEL = "certificates.operatorstarter.dev/it";
+    private static final String GADGETS = "gadgets.webhooks.operatorstarter.dev";
     private static final Duration YEAR = Duration.ofDays(365);
     /** Renewal is due after two thirds of a year, about 243 days. */
     private static final Duration PAST_RENEWAL = Duration.ofDays(250);
@@ -187,6 +192,62 @@ class WebhookCertificatesIT {
         } finally {
             server.stop();
             delete(name);
+        }
+    }
+
+    /**
+     * Two replicas in generated mode: each generates its own CA and injects it into the same
+     * webhook configuration and CRD, keeping the other's. The configuration has a webhook per
+     * replica, so the API server must trust both; the CRD converts through the first, then, once
+     * it is pointed at the second and the first has stopped (a rolling update), through the second.
+     */
+    @Test
+    void twoReplicasWithGeneratedCertificatesKeepEachOthersCaAndTheApiServerCallsBoth(ClusterConnection connection,
+            TestNamespace namespace) throws Exception {
+        String name = "certificates-replicas-" + RUN;
+        ResourceClient<CustomResourceDefinition> crds = admin.apiextensionsV1().customResourceDefinitions();
+        await().atMost(WAIT).until(() -> crds.find(GADGETS).isEmpty()); // another class's may still be going
+        String[] injection = {"operator.webhook.ca-injection.validating-webhook-configurations=" + name,
+                "operator.webhook.ca-injection.custom-resource-definitions=" + GADGETS};
+        ConfigurableApplicationContext first = WebhooksIT.start(connection, injection);
+        try (ConfigurableApplicationContext second = WebhooksIT.start(connection, injection)) {
+            WebhookServer one = first.getBean(WebhookServer.class);
+            WebhookServer two = second.getBean(WebhookServer.class);
+            create(name, Map.of("first", one.port(), "second", two.port()));
+            crds.create(YAMLMapper.builder().build().readValue(WebhooksIT.resource("/webhooks/gadgets-crd.yaml",
+                    one.port()), CustomResourceDefinition.class));
+            await().atMost(WAIT).until(() -> WebhooksIT.established(admin, GADGETS));
+
+            await().atMost(WAIT).until(() -> one.status().ready(Instant.now()) && two.status().ready(Instant.now()));
+            List<X509Certificate> both = List.of(certificate(one.caCertificatePem()), certificate(two.caCertificatePem()));
+            assertThat(bundles(name)).hasSize(2).allSatisfy(bundle -> assertThat(bundle)
+                    .containsExactlyInAnyOrderElementsOf(both));
+            assertThat(CaBundleTest.certificates(decode(crds.get(GADGETS).getSpec().getConversion().getWebhook()
+                    .getClientConfig().getCaBundle()))).containsExactlyInAnyOrderElementsOf(both);
+            assertDenied(namespace, "first");
+            assertDenied(namespace, "second");
+
+            ResourceClient<GadgetV1alpha1> old = admin.resources(GadgetV1alpha1.class).inNamespace(namespace.name());
+            ResourceClient<GadgetV1> current = admin.resources(GadgetV1.class).inNamespace(namespace.name());
+            await().atMost(WAIT).ignoreExceptions().until(() -> old.create(GadgetV1alpha1.coloured("by-first", "red"))
+                    != null);
+            assertThat(current.get("by-first").getSpec().paint()).isEqualTo(new GadgetV1.Paint("red", "matte"));
+            RetryOnConflict.run(() -> {
+                CustomResourceDefinition crd = crds.get(GADGETS);
+                crd.getSpec().getConversion().getWebhook().getClientConfig()
+                        .setUrl("https://127.0.0.1:" + two.port() + "/convert-gadgets");
+                return crds.update(crd);
+            });
+            first.close();
+            await().atMost(WAIT).ignoreExceptions().until(() -> old.create(GadgetV1alpha1.coloured("by-second", "blue"))
+                    != null);
+            assertThat(current.get("by-second").getSpec().paint()).isEqualTo(new GadgetV1.Paint("blue", "matte"));
+            assertDenied(namespace, "second");
+        } finally {
+            first.close();
+            delete(name);
+            crds.find(GADGETS).ifPresent(found -> crds.delete(GADGETS));
+            await().atMost(WAIT).until(() -> crds.find(GADGETS).isEmpty());
         }
     }
 

@@ -84,7 +84,7 @@ class WebhooksIT {
                 MutatingWebhookConfiguration.class));
         admin.apiextensionsV1().customResourceDefinitions().create(YAML.readValue(
                 resource("/webhooks/gadgets-crd.yaml", webhookPort), CustomResourceDefinition.class));
-        await().atMost(WAIT).until(() -> established(GADGETS));
+        await().atMost(WAIT).until(() -> established(admin, GADGETS));
         // ready once the CA is injected everywhere; the API server then needs a moment to see the change
         await().atMost(WAIT).until(() -> get("/actuator/health/readiness").statusCode() == 200);
     }
@@ -305,15 +305,15 @@ class WebhooksIT {
     }
 
     /** A test resource with this run's webhook port and id filled in. */
-    private static String resource(String name, int port) throws IOException {
+    static String resource(String name, int port) throws IOException {
         try (InputStream in = WebhooksIT.class.getResourceAsStream(name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("WEBHOOK_PORT", Integer.toString(port))
                     .replace("RUN", RUN);
         }
     }
 
-    private static boolean established(String crd) {
-        return admin.apiextensionsV1().customResourceDefinitions().find(crd)
+    static boolean established(KubernetesClient client, String crd) {
+        return client.apiextensionsV1().customResourceDefinitions().find(crd)
                 .map(found -> found.getStatus() != null && found.getStatus().getConditions() != null
                         && found.getStatus().getConditions().stream()
                                 .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus())))

@@ -38,7 +38,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +70,10 @@ class WebhookCertificatesIT {
 
     private static KubernetesClient admin;
 
+    /** The clock of a test's server, a little over 300 days behind the real one: its certificates are valid now. */
+    private final FakeTimeSource clock = startingMonthsAgo();
+    private @Nullable NettyWebhookServer server;
+
     @BeforeAll
     static void connect(ClusterConnection connection) {
         admin = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
@@ -76,6 +82,13 @@ class WebhookCertificatesIT {
     @AfterAll
     static void close() {
         admin.close();
+    }
+
+    @AfterEach
+    void stopTheServer() {
+        if (server != null) {
+            server.stop();
+        }
     }
 
     @Test
@@ -121,13 +134,9 @@ class WebhookCertificatesIT {
     @Test
     void aGeneratedCertificateIsRenewedWhenAThirdOfItsValidityIsLeftAndTheOldCaLeavesTheBundleOnceExpired(
             TestNamespace namespace) throws Exception {
-        FakeTimeSource clock = startingMonthsAgo();
         String name = "certificates-renewal-" + RUN;
-        NettyWebhookServer server = server(clock, name);
-        server.start();
         try {
-            create(name, Map.of("renewal", server.port()));
-            await().atMost(WAIT).until(() -> server.status().ready(Instant.now()));
+            NettyWebhookServer server = startTrusted(name, "renewal");
             assertDenied(namespace, "renewal");
             String first = server.caCertificatePem();
 
@@ -147,7 +156,6 @@ class WebhookCertificatesIT {
             assertThat(server.caCertificatePem()).isEqualTo(second);
             assertDenied(namespace, "renewal");
         } finally {
-            server.stop();
             delete(name);
         }
     }
@@ -155,13 +163,9 @@ class WebhookCertificatesIT {
     @Test
     void aNewCertificateIsServedAnywayWhenTheOldOneExpiresBeforeItsCaCouldBeInjectedAndTheHealthSaysSo(
             TestNamespace namespace) throws Exception {
-        FakeTimeSource clock = startingMonthsAgo();
         String name = "certificates-expiry-" + RUN;
-        NettyWebhookServer server = server(clock, name);
-        server.start();
         try {
-            create(name, Map.of("expiry", server.port()));
-            await().atMost(WAIT).until(() -> server.status().ready(Instant.now()));
+            NettyWebhookServer server = startTrusted(name, "expiry");
             String first = server.caCertificatePem();
             delete(name);
 
@@ -190,7 +194,6 @@ class WebhookCertificatesIT {
                     .containsExactly(List.of(certificate(server.caCertificatePem())));
             assertDenied(namespace, "expiry");
         } finally {
-            server.stop();
             delete(name);
         }
     }
@@ -283,7 +286,6 @@ class WebhookCertificatesIT {
         }
     }
 
-    /** A fake clock a little over 300 days behind the real one: certificates made on it are valid now. */
     private static FakeTimeSource startingMonthsAgo() {
         FakeTimeSource clock = new FakeTimeSource();
         clock.setWall(Instant.now().minus(Duration.ofDays(300)));
@@ -299,6 +301,19 @@ class WebhookCertificatesIT {
                 Map.of("/validate-configmaps", AdmissionEndpoint.validating(ConfigMap.class, new ConfigMapGuard())),
                 () -> new GeneratedCertificate(List.of("localhost"), List.of("127.0.0.1"), YEAR, clock),
                 new CaBundleInjector(admin, properties.caInjection(), clock), WebhookMetrics.NONE, clock);
+    }
+
+    /**
+     * Starts a server on {@link #clock} injecting into {@code configuration}, creates that with a
+     * webhook pointing at it, and waits until it is ready; {@link #stopTheServer} stops it.
+     */
+    private NettyWebhookServer startTrusted(String configuration, String webhook) {
+        NettyWebhookServer started = server(clock, configuration);
+        server = started;
+        started.start();
+        create(configuration, Map.of(webhook, started.port()));
+        await().atMost(WAIT).until(() -> started.status().ready(Instant.now()));
+        return started;
     }
 
     private static WebhookProperties properties(Map<String, String> values) {

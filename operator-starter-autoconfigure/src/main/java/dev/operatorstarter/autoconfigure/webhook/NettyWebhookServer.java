@@ -84,7 +84,7 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
     private volatile @Nullable String injectedCa;
     /** Why a new certificate is served before its CA was injected everywhere; null once it is. */
     private volatile @Nullable String rotationProblem;
-    /** The next injection pass; replaced by a pass run at once (one chain of passes only). */
+    /** The next injection pass, written under {@link #lock}; cancelled when a pass is run at once (one chain only). */
     private volatile @Nullable ScheduledFuture<?> nextPass;
 
     /**
@@ -317,13 +317,17 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
         } catch (Throwable e) {
             log.error("The caBundle injection failed; will try again", e);
         }
-        ScheduledExecutorService scheduler = background;
-        if (scheduler != null && !scheduler.isShutdown()) {
-            Duration next = settled ? properties.caInjection().checkPeriod() : properties.caInjection().retryPeriod();
-            try {
-                nextPass = scheduler.schedule(this::injectAndReschedule, next.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException e) {
-                // stopping
+        Duration next = settled ? properties.caInjection().checkPeriod() : properties.caInjection().retryPeriod();
+        // under the lock: the first pass may run before start() has stored its future, which must not
+        // then overwrite this one (a pass run at once cancels the stored one: one chain of passes only)
+        synchronized (lock) {
+            ScheduledExecutorService scheduler = background;
+            if (scheduler != null && !scheduler.isShutdown()) {
+                try {
+                    nextPass = scheduler.schedule(this::injectAndReschedule, next.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException e) {
+                    // stopping
+                }
             }
         }
     }

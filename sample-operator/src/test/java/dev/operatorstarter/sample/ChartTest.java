@@ -504,10 +504,20 @@ class ChartTest {
     }
 
     @Test
-    void generatedCertificatesAreRefusedWithMoreThanOneReplica() {
-        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
-                "webhooks.certificates.mode", "generated", "replicaCount", 2)))
-                .hasMessageContaining("one replica only").hasMessageContaining("certManager");
+    void generatedCertificatesWorkWithSeveralReplicasEachInjectingItsOwnCa() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
+                "webhooks.certificates.mode", "generated", "replicaCount", 3));
+
+        assertThat(chart.one("Deployment").at("/spec/replicas").asInt()).isEqualTo(3);
+        // every replica generates its CA and adds it to the bundles, keeping the others' (docs/webhooks.md)
+        assertThat(chart.environment()).containsEntry("OPERATOR_WEBHOOK_CAINJECTION_VALIDATINGWEBHOOKCONFIGURATIONS",
+                        FULLNAME)
+                .containsKey("OPERATOR_WEBHOOK_CERTIFICATE_DNSNAMES").doesNotContainKey("OPERATOR_WEBHOOK_CERTIFICATE_CERTFILE")
+                .containsEntry("OPERATOR_LEADERELECTION_ENABLED", "true");
+        assertThat(chart.all("ClusterRole")).anySatisfy(role -> assertThat(role.at("/metadata/name").asString())
+                .isEqualTo(FULLNAME + "-ca-injection"));
+        assertThat(chart.all("Service")).anySatisfy(service -> assertThat(service.at("/metadata/name").asString())
+                .isEqualTo(FULLNAME + "-webhook"));
     }
 
     @Test

@@ -16,7 +16,10 @@ import org.springframework.boot.ssl.pem.PemContent;
 /**
  * A certificate and key supplied as PEM files, read again on every {@link #load()} so a rotation
  * (cert-manager renewing the Secret mounted there) is picked up. A pair that does not belong
- * together, as while a rotation is half written, is refused rather than served.
+ * together, or a certificate the CA file did not sign, as while a rotation is half written or was
+ * read half before and half after the kubelet swapped the files, is refused rather than served.
+ * The CA file is read last: a rotation read across a swap then shows the old certificate with the
+ * new CA, which is refused, never the new certificate with the old CA.
  */
 final class CertificateFiles implements CertificateSource {
 
@@ -52,8 +55,12 @@ final class CertificateFiles implements CertificateSource {
         }
         String caPem = null;
         if (caFile != null) {
-            caPem = certificates(caFile, "operator.webhook.certificate.ca-file").stream().map(ServingKey::pem)
-                    .reduce("", String::concat);
+            List<X509Certificate> cas = certificates(caFile, "operator.webhook.certificate.ca-file");
+            if (!signedBy(chain, cas)) {
+                throw new InvalidWebhookException("the certificate in " + certFile + " ("
+                        + chain.get(0).getSubjectX500Principal().getName() + ") is not signed by a CA in " + caFile);
+            }
+            caPem = cas.stream().map(ServingKey::pem).reduce("", String::concat);
         }
         return new ServingKey(key, chain, caPem);
     }
@@ -83,6 +90,24 @@ final class CertificateFiles implements CertificateSource {
         } catch (IOException e) {
             throw new InvalidWebhookException("cannot read " + property + " " + file + ": " + e, e);
         }
+    }
+
+    /** Whether a certificate of the chain is one of the CAs or carries the signature of one. */
+    private static boolean signedBy(List<X509Certificate> chain, List<X509Certificate> cas) {
+        for (X509Certificate certificate : chain) {
+            for (X509Certificate ca : cas) {
+                if (certificate.equals(ca)) {
+                    return true;
+                }
+                try {
+                    certificate.verify(ca.getPublicKey());
+                    return true;
+                } catch (GeneralSecurityException | RuntimeException e) {
+                    // not this one
+                }
+            }
+        }
+        return false;
     }
 
     /** Signs a random challenge with the key and checks it with the certificate's public key. */

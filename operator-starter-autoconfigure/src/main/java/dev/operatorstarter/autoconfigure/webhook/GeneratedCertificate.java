@@ -1,5 +1,6 @@
 package dev.operatorstarter.autoconfigure.webhook;
 
+import dev.operatorstarter.time.TimeSource;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -14,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Objects;
 import javax.security.auth.x500.X500Principal;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -33,32 +35,42 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A certificate authority and a serving certificate signed by it, made on the first
- * {@link #load()} and kept for the life of the application: ECDSA P-256 keys (quick to make),
- * SHA-256 signatures, the serving certificate for the configured DNS names and IP addresses with
- * the server-auth usage. The CA is what gets injected as {@code caBundle}. Uses BouncyCastle to
- * build the certificates (the JDK has no public API for it).
+ * {@link #load()} and made anew, both, once a third of their validity is left ({@link #RENEW_WHEN_LEFT}):
+ * ECDSA P-256 keys (quick to make), SHA-256 signatures, the serving certificate for the configured
+ * DNS names and IP addresses with the server-auth usage. The CA is what gets injected as
+ * {@code caBundle}; the server serves a renewed certificate only once its CA is injected. Uses
+ * BouncyCastle to build the certificates (the JDK has no public API for it). Time comes from a
+ * {@link TimeSource}, so a test can move it; thread-safe.
  */
 final class GeneratedCertificate implements CertificateSource {
 
     private static final SecureRandom RANDOM = new SecureRandom();
     /** Clocks of the API server's nodes may lag ours: the certificates are valid from a little before now. */
     private static final Duration BACKDATE = Duration.ofMinutes(5);
+    /** The part of the validity left when the certificates are made anew: a third, as cert-manager renews. */
+    static final double RENEW_WHEN_LEFT = 1.0 / 3;
 
     private final List<String> dnsNames;
     private final List<String> ipAddresses;
     private final Duration validity;
-    private @Nullable ServingKey generated;
+    private final TimeSource time;
+    private @Nullable ServingKey generated; // guarded by this
+    private @Nullable Instant renewAt; // guarded by this
 
-    GeneratedCertificate(List<String> dnsNames, List<String> ipAddresses, Duration validity) {
+    GeneratedCertificate(List<String> dnsNames, List<String> ipAddresses, Duration validity, TimeSource time) {
         this.dnsNames = List.copyOf(dnsNames);
         this.ipAddresses = List.copyOf(ipAddresses);
         this.validity = validity;
+        this.time = Objects.requireNonNull(time, "time");
     }
 
+    /** The certificate made last; a new CA and certificate once a third of its validity is left. */
     @Override
     public synchronized ServingKey load() {
-        if (generated == null) {
-            generated = generate();
+        Instant now = time.now();
+        if (generated == null || renewAt == null || !now.isBefore(renewAt)) {
+            generated = generate(now);
+            renewAt = generated.notAfter().minus(Duration.ofMillis((long) (validity.toMillis() * RENEW_WHEN_LEFT)));
         }
         return generated;
     }
@@ -74,10 +86,9 @@ final class GeneratedCertificate implements CertificateSource {
         return names;
     }
 
-    private ServingKey generate() {
+    private ServingKey generate(Instant now) {
         GeneralNames alternativeNames = alternativeNames();
         try {
-            Instant now = Instant.now();
             KeyPair caKeys = keyPair();
             X500Principal ca = new X500Principal("CN=operator-webhook-ca");
             JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();

@@ -3,13 +3,16 @@ package dev.operatorstarter.autoconfigure.webhook;
 import dev.operatorstarter.time.TimeSource;
 import dev.operatorstarter.webhook.WebhookEndpoint;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -29,10 +32,19 @@ import reactor.netty.tcp.SslProvider;
  * {@link WebhookServer} on a Reactor Netty {@link HttpServer} of its own: HTTP/1.1 over TLS (as
  * controller-runtime serves by default), the certificate from a {@link CertificateSource}
  * presented through a {@link RotatingServerKeyManager}, requests answered by a
- * {@link WebhookRequestHandler}. One background thread re-reads certificate files every
- * {@code reload-interval} and runs the caBundle injection: at start, every {@code retry-period}
- * while something is pending, every {@code check-period} once done, and at once after the CA
- * changed.
+ * {@link WebhookRequestHandler}. One background thread loads the certificate again every
+ * {@code reload-interval} (files re-read; a generated certificate renewed once a third of its
+ * validity is left) and runs the caBundle injection: at start, every {@code retry-period} while
+ * something is pending, every {@code check-period} once done, and at once after the CA changed.
+ *
+ * <p><b>Rotation.</b> A certificate with the CA served now is served at once. One with another
+ * CA is {@linkplain RotatingServerKeyManager#stage staged}: the injection writes a bundle with the
+ * new CA first and the current one kept ({@link CaBundle}), and the server goes on serving the
+ * current certificate until a pass finds every named object already carrying the new CA (a pass
+ * that had to write waits for the next, {@code retry-period} later, so the API server has seen
+ * the write); then it serves the new one. Only if the current certificate expires first is the
+ * new one served anyway, which {@link Status#certificateRotation()} says. Without injection (none
+ * named, or supplied files without a CA) a new certificate is served at once.
  *
  * <p>{@link #stop()} stops accepting connections, lets requests in flight finish (up to
  * {@code shutdown-timeout}) and closes every open connection, keep-alive ones included.
@@ -70,6 +82,10 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
     private volatile List<String> pending = List.of();
     /** The CA last injected everywhere: once the current CA is, a later check that fails does not unready the server. */
     private volatile @Nullable String injectedCa;
+    /** Why a new certificate is served before its CA was injected everywhere; null once it is. */
+    private volatile @Nullable String rotationProblem;
+    /** The next injection pass, written under {@link #lock}; cancelled when a pass is run at once (one chain only). */
+    private volatile @Nullable ScheduledFuture<?> nextPass;
 
     /**
      * @param certificates makes the certificate source on the first start (it may need BouncyCastle)
@@ -127,14 +143,12 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
                 thread.setDaemon(true);
                 return thread;
             });
-            if (!properties.certificate().generated()) {
-                long interval = properties.certificate().reloadInterval().toMillis();
-                background.scheduleWithFixedDelay(() -> guarded("reload the webhook certificate", this::reload), interval,
-                        interval, TimeUnit.MILLISECONDS);
-            }
+            long interval = properties.certificate().reloadInterval().toMillis();
+            background.scheduleWithFixedDelay(() -> guarded("reload the webhook certificate", this::reload), interval,
+                    interval, TimeUnit.MILLISECONDS);
             if (injector != null) {
                 pending = List.of(NOT_YET);
-                background.execute(this::injectAndReschedule);
+                nextPass = background.schedule(this::injectAndReschedule, 0, TimeUnit.MILLISECONDS);
             }
             if (endpoints.isEmpty()) {
                 log.warn("The webhook server listens on port {} but serves nothing: no @AdmissionWebhook or "
@@ -213,32 +227,28 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
         // Readiness waits for the first injection of the current CA only: once the API server trusts
         // it, a periodic check that fails (a slow API server) must not unready every replica at once.
         boolean injected = current != null && Objects.equals(injectedCa, current.current().caPem());
+        ServingKey staged = current == null ? null : current.staged();
+        String rotation = staged == null ? rotationProblem : "a new certificate, valid until " + staged.notAfter()
+                + ", is served once its CA is in every caBundle; until then the one valid until "
+                + current.current().notAfter() + (pending.isEmpty() ? "" : " (" + String.join("; ", pending) + ")");
         return new Status(isRunning(), port(), List.copyOf(paths()), from == null ? "not loaded yet" : from.describe(),
-                current == null ? null : current.current().notAfter(), certificateProblem, injected ? List.of() : pending);
+                current == null ? null : current.current().notAfter(), certificateProblem, rotation,
+                injected ? List.of() : pending);
     }
 
-    /** Reads the certificate files again; serves them when they changed and belong together. */
+    /**
+     * Loads the certificate again (files re-read, a generated one renewed when due) and offers it;
+     * a failure keeps the certificate served and is shown as {@code certificateProblem}.
+     */
     private void reload() {
         RotatingServerKeyManager serving = keys;
         CertificateSource from = source;
         if (serving == null || from == null) {
             return;
         }
+        ServingKey key;
         try {
-            ServingKey key = from.load();
-            if (certificateProblem != null) {
-                log.info("The webhook certificate files are readable again");
-                certificateProblem = null;
-            }
-            if (!key.sameAs(serving.current())) {
-                boolean caChanged = !Objects.equals(key.caPem(), serving.current().caPem());
-                serving.use(key);
-                log.info("The webhook server serves a new certificate from {}, valid until {}", from.describe(),
-                        key.notAfter());
-                if (caChanged && injector != null) {
-                    injectOnce();
-                }
-            }
+            key = from.load();
         } catch (RuntimeException e) {
             String problem = e.getMessage() + "; still serving the certificate valid until "
                     + serving.current().notAfter();
@@ -246,7 +256,48 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
                 log.warn("Cannot reload the webhook certificate: {}", problem);
             }
             certificateProblem = problem;
+            return;
         }
+        if (certificateProblem != null) {
+            log.info("The webhook certificate ({}) can be loaded again", from.describe());
+            certificateProblem = null;
+        }
+        offer(serving, key, from);
+    }
+
+    /**
+     * A certificate just loaded: served at once when its CA is the one served or nobody injects;
+     * otherwise staged, and an injection pass run at once to put its CA everywhere.
+     */
+    private void offer(RotatingServerKeyManager serving, ServingKey key, CertificateSource from) {
+        ServingKey current = serving.current();
+        ServingKey staged = serving.staged();
+        if (key.sameAs(current)) {
+            if (staged != null) {
+                serving.stage(null);
+                log.info("The webhook certificate from {} is the one served again; the new one valid until {} is "
+                        + "not served", from.describe(), staged.notAfter());
+            }
+            return;
+        }
+        if (key.sameAs(staged)) {
+            return;
+        }
+        if (injector == null || key.caPem() == null || Objects.equals(key.caPem(), current.caPem())) {
+            serving.use(key);
+            log.info("The webhook server serves a new certificate from {}, valid until {}", from.describe(),
+                    key.notAfter());
+            return;
+        }
+        serving.stage(key);
+        log.info("The webhook certificate from {} has a new CA: the new certificate, valid until {}, is served once "
+                + "that CA is in the caBundle of {}; until then the current one, valid until {}", from.describe(),
+                key.notAfter(), CaBundleInjector.describe(properties.caInjection()), current.notAfter());
+        ScheduledFuture<?> next = nextPass;
+        if (next != null) {
+            next.cancel(false); // this thread runs the passes: the one scheduled has not started
+        }
+        injectAndReschedule();
     }
 
     /** Runs a background task, logging what it throws: a scheduled task that throws is never run again. */
@@ -260,53 +311,84 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
 
     /** One injection pass, then the next one scheduled (whatever the pass threw): soon while something is pending. */
     private void injectAndReschedule() {
-        List<String> now = List.of("the caBundle injection did not finish");
+        boolean settled = false;
         try {
-            now = injectOnce();
+            settled = injectOnce();
         } catch (Throwable e) {
             log.error("The caBundle injection failed; will try again", e);
         }
-        ScheduledExecutorService scheduler = background;
-        if (scheduler != null && !scheduler.isShutdown()) {
-            Duration next = now.isEmpty() ? properties.caInjection().checkPeriod() : properties.caInjection().retryPeriod();
-            try {
-                scheduler.schedule(this::injectAndReschedule, next.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                // stopping
+        Duration next = settled ? properties.caInjection().checkPeriod() : properties.caInjection().retryPeriod();
+        // under the lock: the first pass may run before start() has stored its future, which must not
+        // then overwrite this one (a pass run at once cancels the stored one: one chain of passes only)
+        synchronized (lock) {
+            ScheduledExecutorService scheduler = background;
+            if (scheduler != null && !scheduler.isShutdown()) {
+                try {
+                    nextPass = scheduler.schedule(this::injectAndReschedule, next.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException e) {
+                    // stopping
+                }
             }
         }
     }
 
-    /** One injection pass (on the background thread); returns what is pending. */
-    private List<String> injectOnce() {
+    /**
+     * One injection pass (on the background thread): the CA of the staged certificate, else of
+     * the served one; a staged certificate is promoted when the pass found its CA everywhere, or
+     * when the served one has expired. Whether all is settled (nothing pending, written or staged).
+     */
+    private boolean injectOnce() {
         CaBundleInjector injection = injector;
         RotatingServerKeyManager serving = keys;
         if (injection == null || serving == null) {
-            return List.of();
+            return true;
         }
-        String ca = serving.current().caPem();
-        List<String> now;
+        ServingKey current = serving.current();
+        ServingKey staged = serving.staged();
+        String ca = (staged != null ? staged : current).caPem();
+        Instant now = time.now();
+        List<String> missing;
+        boolean settled = false;
         if (ca == null) {
-            now = List.of("no CA to inject: set operator.webhook.certificate.ca-file with the supplied certificate");
+            missing = List.of("no CA to inject: set operator.webhook.certificate.ca-file with the supplied certificate");
         } else {
+            // while rotating, the CA served now stays in the bundle as well, so both certificates are trusted
+            String bundle = staged != null && current.caPem() != null && now.isBefore(current.notAfter())
+                    ? ca + current.caPem() : ca;
+            CaBundleInjector.Outcome outcome;
             try {
-                now = injection.inject(ca);
+                outcome = injection.inject(bundle);
             } catch (RuntimeException e) {
                 log.debug("The caBundle injection failed", e);
-                now = List.of("the caBundle injection failed: " + e);
+                outcome = new CaBundleInjector.Outcome(List.of("the caBundle injection failed: " + e), List.of());
+            }
+            missing = outcome.pending();
+            settled = outcome.settled();
+            if (missing.isEmpty() && (staged == null || settled)) {
+                injectedCa = ca;
+                rotationProblem = null;
+                if (staged != null) {
+                    serving.promote();
+                    log.info("The webhook server serves its new certificate, valid until {}: its CA is in every "
+                            + "caBundle", staged.notAfter());
+                }
             }
         }
-        if (now.isEmpty() && ca != null) {
-            injectedCa = ca;
+        if (serving.staged() != null && !now.isBefore(current.notAfter())) {
+            ServingKey successor = Objects.requireNonNull(serving.promote());
+            rotationProblem = "the certificate valid until " + current.notAfter() + " expired before the CA of its "
+                    + "successor was in every caBundle: serving the new one, valid until " + successor.notAfter()
+                    + ", which the API server may not trust until the injection is done";
+            log.warn("Serving the new webhook certificate before its CA is in every caBundle: {}", rotationProblem);
         }
-        if (!now.equals(pending)) {
-            if (now.isEmpty()) {
+        if (!missing.equals(pending)) {
+            if (missing.isEmpty()) {
                 log.info("Injected the webhook CA into {}", CaBundleInjector.describe(properties.caInjection()));
             } else {
-                log.warn("The webhook CA is not injected everywhere yet: {}", String.join("; ", now));
+                log.warn("The webhook CA is not injected everywhere yet: {}", String.join("; ", missing));
             }
         }
-        pending = now;
-        return now;
+        pending = missing;
+        return settled && serving.staged() == null;
     }
 }

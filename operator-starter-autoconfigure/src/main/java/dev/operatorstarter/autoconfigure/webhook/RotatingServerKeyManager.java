@@ -16,28 +16,55 @@ import org.jspecify.annotations.Nullable;
  * next connection on without rebinding the port. Connections already open keep the certificate
  * they started with until they close. The alias names the certificate's generation, so a handshake
  * that asks for the chain and then the key during a swap still gets a matching pair.
+ *
+ * <p>A key may be {@linkplain #stage staged}: known, not served. The server stages a certificate
+ * whose CA the API server does not trust yet, keeps serving the current one while it injects that
+ * CA, and {@linkplain #promote promotes} the staged key once the CA is everywhere.
  */
 final class RotatingServerKeyManager extends X509ExtendedKeyManager {
 
     private static final String ALIAS = "webhook-";
 
-    /** A key and the one it replaced (kept for handshakes that chose it just before the swap). */
-    private record Generation(long number, ServingKey key, @Nullable ServingKey previous) {
+    /**
+     * A key, the one it replaced (kept for handshakes that chose it just before the swap) and the
+     * one waiting to replace it.
+     */
+    private record Generation(long number, ServingKey key, @Nullable ServingKey previous, @Nullable ServingKey staged) {
     }
 
     private final AtomicReference<Generation> current;
 
     RotatingServerKeyManager(ServingKey initial) {
-        this.current = new AtomicReference<>(new Generation(1, Objects.requireNonNull(initial, "initial"), null));
+        this.current = new AtomicReference<>(new Generation(1, Objects.requireNonNull(initial, "initial"), null, null));
     }
 
+    /** The key served. */
     ServingKey current() {
         return current.get().key();
     }
 
+    /** The key waiting to be served; null when none. */
+    @Nullable ServingKey staged() {
+        return current.get().staged();
+    }
+
+    /** Serves {@code key} from the next handshake on; a staged key is forgotten. */
     void use(ServingKey key) {
         Objects.requireNonNull(key, "key");
-        current.updateAndGet(generation -> new Generation(generation.number() + 1, key, generation.key()));
+        current.updateAndGet(generation -> new Generation(generation.number() + 1, key, generation.key(), null));
+    }
+
+    /** Keeps {@code key} (replacing a key staged before) without serving it; null forgets the staged key. */
+    void stage(@Nullable ServingKey key) {
+        current.updateAndGet(generation -> new Generation(generation.number(), generation.key(), generation.previous(),
+                key));
+    }
+
+    /** Serves the staged key, if there is one; returns it. */
+    @Nullable ServingKey promote() {
+        Generation before = current.getAndUpdate(generation -> generation.staged() == null ? generation
+                : new Generation(generation.number() + 1, generation.staged(), generation.key(), null));
+        return before.staged();
     }
 
     private @Nullable ServingKey key(String alias) {

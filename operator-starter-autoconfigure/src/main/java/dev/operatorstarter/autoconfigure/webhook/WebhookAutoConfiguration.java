@@ -38,6 +38,7 @@ public final class WebhookAutoConfiguration {
     @ConditionalOnMissingBean(WebhookServer.class)
     NettyWebhookServer webhookServer(WebhookProperties properties, ConfigurableListableBeanFactory beanFactory,
             ObjectProvider<KubernetesClient> client, ObjectProvider<WebhookMetrics> metrics) {
+        TimeSource time = TimeSource.system();
         CaBundleInjector injector = null;
         if (properties.caInjection().any()) {
             WebhookProperties.Certificate certificate = properties.certificate();
@@ -53,11 +54,11 @@ public final class WebhookAutoConfiguration {
                         + "the caBundle, and there is none (is operator.enabled false, or the client auto-configuration "
                         + "excluded?)");
             }
-            injector = new CaBundleInjector(kubernetes, properties.caInjection());
+            injector = new CaBundleInjector(kubernetes, properties.caInjection(), time);
         }
         return new NettyWebhookServer(properties, WebhookBeans.endpoints(beanFactory),
-                () -> CertificateSource.of(properties.certificate(), classLoader(beanFactory)), injector,
-                metrics.getIfAvailable(() -> WebhookMetrics.NONE), TimeSource.system());
+                () -> CertificateSource.of(properties.certificate(), classLoader(beanFactory), time), injector,
+                metrics.getIfAvailable(() -> WebhookMetrics.NONE), time);
     }
 
     private static ClassLoader classLoader(ConfigurableListableBeanFactory beanFactory) {

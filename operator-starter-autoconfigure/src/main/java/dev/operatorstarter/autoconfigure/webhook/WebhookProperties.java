@@ -54,17 +54,21 @@ public record WebhookProperties(@DefaultValue("false") boolean enabled, @Default
      * certificate that cert-manager rotates in a mounted Secret is served without a restart.
      * Without them, a certificate authority and a serving certificate for {@code dns-names} and
      * {@code ip-addresses} are generated at start-up (this needs
-     * {@code org.bouncycastle:bcpkix-jdk18on}); each start generates new ones.
+     * {@code org.bouncycastle:bcpkix-jdk18on}); each start generates new ones, and both are made
+     * anew once a third of {@code validity} is left.
      *
      * @param certFile the certificate chain (PEM), the serving certificate first
      * @param keyFile its private key (PEM)
-     * @param caFile the CA certificate (PEM) to inject into {@code ca-injection}'s objects when the
-     *     files are supplied; without it nothing is injected (cert-manager's CA injector does it)
-     * @param reloadInterval how often the files are checked for a change
+     * @param caFile the CA certificate (PEM) that signed the certificate, to inject into
+     *     {@code ca-injection}'s objects when the files are supplied; without it nothing is injected
+     *     (cert-manager's CA injector does it)
+     * @param reloadInterval how often the files are checked for a change, or a generated
+     *     certificate for renewal
      * @param dnsNames the DNS names of a generated certificate: the Service's
      *     {@code <service>.<namespace>.svc} in a cluster
      * @param ipAddresses the IP addresses of a generated certificate
-     * @param validity how long a generated certificate (and its CA) is valid
+     * @param validity how long a generated certificate (and its CA) is valid; both are renewed
+     *     when a third of it is left
      */
     public record Certificate(@Nullable Path certFile, @Nullable Path keyFile, @Nullable Path caFile,
             @DefaultValue("10s") Duration reloadInterval, @DefaultValue("localhost") List<String> dnsNames,
@@ -98,9 +102,12 @@ public record WebhookProperties(@DefaultValue("false") boolean enabled, @Default
      * Where the CA of the serving certificate is written, as {@code caBundle}, so the API server
      * trusts the server: into every webhook of each named ValidatingWebhookConfiguration and
      * MutatingWebhookConfiguration, and into {@code spec.conversion.webhook.clientConfig} of each
-     * named CustomResourceDefinition. Done at start-up, retried until every object exists, then
-     * checked again periodically and after a certificate change, so an object re-applied without
-     * the bundle gets it back. Readiness waits for it.
+     * named CustomResourceDefinition. The bundle is extended, not replaced: the CA first, then the
+     * certificates it already held that are still valid (other replicas' CAs, a CA being rotated
+     * out), at most 8. Done at start-up, retried until every object exists, then checked again
+     * periodically and after a certificate change, so an object re-applied without the bundle
+     * gets it back. Readiness waits for it; a certificate with a new CA is served once that CA is
+     * everywhere.
      *
      * @param validatingWebhookConfigurations ValidatingWebhookConfiguration names
      * @param mutatingWebhookConfigurations MutatingWebhookConfiguration names

@@ -41,12 +41,15 @@ public interface WebhookServer {
      * @param certificateNotAfter when the served certificate expires; null before the first start
      * @param certificateProblem why the certificate files could not be read again, while the last
      *     good certificate is still served; null when there is none
-     * @param caInjectionPending what the caBundle injection still has to do (objects missing,
-     *     writes refused); empty when done or not configured
+     * @param certificateRotation a certificate with a new CA that waits to be served until its CA
+     *     is in every named {@code caBundle} (and what is still missing there), or why one is served
+     *     before that (the one it replaces expired first); null when there is none
+     * @param caInjectionPending what the caBundle injection still has to do for the CA served (objects
+     *     missing, writes refused); empty when done or not configured
      */
     record Status(boolean running, int port, List<String> paths, String certificate,
             @Nullable Instant certificateNotAfter, @Nullable String certificateProblem,
-            List<String> caInjectionPending) {
+            @Nullable String certificateRotation, List<String> caInjectionPending) {
 
         public Status {
             paths = List.copyOf(paths);

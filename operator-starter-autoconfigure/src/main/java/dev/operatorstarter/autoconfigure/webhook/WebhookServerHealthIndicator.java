@@ -13,7 +13,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * server listens with an unexpired certificate and the CA is injected everywhere it should be
  * (until then the API server could not call it, so traffic should not be routed to this pod);
  * DOWN otherwise, with what is missing in the details. A certificate file that cannot be read
- * again while the last good certificate still serves is shown but keeps it UP.
+ * again while the last good certificate still serves is shown but keeps it UP, and so is a new
+ * certificate waiting for its CA to be injected while the current one is served.
  */
 final class WebhookServerHealthIndicator implements HealthIndicator {
 
@@ -43,6 +44,9 @@ final class WebhookServerHealthIndicator implements HealthIndicator {
         }
         if (status.certificateProblem() != null) {
             details.put("certificateProblem", status.certificateProblem());
+        }
+        if (status.certificateRotation() != null) {
+            details.put("certificateRotation", status.certificateRotation());
         }
         if (!status.caInjectionPending().isEmpty()) {
             details.put("caInjectionPending", status.caInjectionPending());

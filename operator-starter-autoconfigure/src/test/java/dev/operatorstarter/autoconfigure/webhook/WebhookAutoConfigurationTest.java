@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.operatorstarter.autoconfigure.Widget;
 import dev.operatorstarter.autoconfigure.wiring.OperatorClientAutoConfiguration;
 import dev.operatorstarter.autoconfigure.wiring.OperatorMetricsAutoConfiguration;
+import dev.operatorstarter.time.TimeSource;
 import dev.operatorstarter.webhook.AdmissionVerdict;
 import dev.operatorstarter.webhook.ConversionEndpoint;
 import dev.operatorstarter.webhook.Converter;
@@ -226,7 +227,7 @@ class WebhookAutoConfigurationTest {
 
             @Override
             public Status status() {
-                return new Status(true, 1, List.of(), "mine", null, null, List.of());
+                return new Status(true, 1, List.of(), "mine", null, null, null, List.of());
             }
         };
         runner.withUserConfiguration(Handlers.class).withPropertyValues("operator.webhook.enabled=true")
@@ -292,8 +293,10 @@ class WebhookAutoConfigurationTest {
 
     @Test
     void suppliedCertificateFilesAreServedAndARotationIsPickedUpWithoutARestart() throws Exception {
-        ServingKey first = new GeneratedCertificate(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1)).load();
-        ServingKey second = new GeneratedCertificate(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(2)).load();
+        ServingKey first = new GeneratedCertificate(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1),
+                TimeSource.system()).load();
+        ServingKey second = new GeneratedCertificate(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(2),
+                TimeSource.system()).load();
         Path cert = folder.resolve("tls.crt");
         Path key = folder.resolve("tls.key");
         write(first, cert, key);
@@ -322,7 +325,7 @@ class WebhookAutoConfigurationTest {
                 });
     }
 
-    private static void write(ServingKey key, Path cert, Path keyFile) throws Exception {
+    static void write(ServingKey key, Path cert, Path keyFile) throws Exception {
         Files.writeString(keyFile, "-----BEGIN PRIVATE KEY-----\n"
                 + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(key.key().getEncoded())
                 + "\n-----END PRIVATE KEY-----\n");

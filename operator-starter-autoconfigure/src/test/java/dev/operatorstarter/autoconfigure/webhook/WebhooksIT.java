@@ -84,7 +84,7 @@ class WebhooksIT {
                 MutatingWebhookConfiguration.class));
         admin.apiextensionsV1().customResourceDefinitions().create(YAML.readValue(
                 resource("/webhooks/gadgets-crd.yaml", webhookPort), CustomResourceDefinition.class));
-        await().atMost(WAIT).until(() -> established(GADGETS));
+        await().atMost(WAIT).until(() -> established(admin, GADGETS));
         // ready once the CA is injected everywhere; the API server then needs a moment to see the change
         await().atMost(WAIT).until(() -> get("/actuator/health/readiness").statusCode() == 200);
     }
@@ -267,7 +267,7 @@ class WebhooksIT {
         }
     }
 
-    private static ConfigurableApplicationContext start(ClusterConnection connection, String... properties) {
+    static ConfigurableApplicationContext start(ClusterConnection connection, String... properties) {
         boolean web = java.util.Arrays.stream(properties).anyMatch(property -> property.startsWith("server.port"));
         return new SpringApplicationBuilder(WebhookApplication.class)
                 .properties("operator.client.kubeconfig=" + connection.kubeconfig(),
@@ -281,7 +281,7 @@ class WebhooksIT {
     }
 
     /** A denial by one of our handlers, rather than a call that failed while the CA is not trusted yet. */
-    private static boolean deniedByUs(ApiException failure) {
+    static boolean deniedByUs(ApiException failure) {
         return failure != null && failure.getMessage().contains("denied the request");
     }
 
@@ -290,12 +290,12 @@ class WebhooksIT {
         return object;
     }
 
-    private static ConfigMap configMap(String name, Map<String, String> labels, String key) {
+    static ConfigMap configMap(String name, Map<String, String> labels, String key) {
         return new ConfigMapBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
                 .addToData(key, "value").build();
     }
 
-    private static ValidatingWebhook validating(String name, int port, String path, String failurePolicy,
+    static ValidatingWebhook validating(String name, int port, String path, String failurePolicy,
             RuleWithOperations rule, Map<String, String> objectLabels) {
         return new ValidatingWebhookBuilder().withName(name)
                 .withNewClientConfig().withUrl("https://127.0.0.1:" + port + path).endClientConfig()
@@ -305,15 +305,15 @@ class WebhooksIT {
     }
 
     /** A test resource with this run's webhook port and id filled in. */
-    private static String resource(String name, int port) throws IOException {
+    static String resource(String name, int port) throws IOException {
         try (InputStream in = WebhooksIT.class.getResourceAsStream(name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("WEBHOOK_PORT", Integer.toString(port))
                     .replace("RUN", RUN);
         }
     }
 
-    private static boolean established(String crd) {
-        return admin.apiextensionsV1().customResourceDefinitions().find(crd)
+    static boolean established(KubernetesClient client, String crd) {
+        return client.apiextensionsV1().customResourceDefinitions().find(crd)
                 .map(found -> found.getStatus() != null && found.getStatus().getConditions() != null
                         && found.getStatus().getConditions().stream()
                                 .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus())))

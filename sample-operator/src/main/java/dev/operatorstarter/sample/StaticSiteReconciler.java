@@ -73,6 +73,12 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
             return ReconcileResult.done(); // deleted: the garbage collector removes what it owned
         }
         StaticSite site = found.get();
+        if (site.getSpec() == null || site.getSpec().files().isEmpty()) {
+            // the schema requires a file: a site without any was read without its conversion (a CRD with
+            // strategy None would drop v1alpha1's content); serving an empty ConfigMap would wipe the site
+            reportNoFiles(site);
+            return ReconcileResult.done();
+        }
         String namespace = request.namespace();
         PatchOptions apply = PatchOptions.forceApply(SampleOperatorApplication.NAME);
         client.coreV1().configMaps().inNamespace(namespace).apply(SiteResources.content(site), apply);
@@ -116,8 +122,7 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
         }
         log.info("{}/{} generation {}: {} of {} web servers available, Ready={}", site.getMetadata().getNamespace(),
                 site.getMetadata().getName(), generation, available, wanted, rolledOut);
-        client.resources(StaticSite.class).inNamespace(site.getMetadata().getNamespace())
-                .patchStatus(site.getMetadata().getName(), PatchType.MERGE, Map.of("status", next), PatchOptions.none());
+        writeStatus(site, next);
         boolean wasReady = current != null && Conditions.isTrue(current.conditions(), StaticSiteStatus.READY);
         if (current == null || !Objects.equals(current.observedGeneration(), generation)) {
             events.event(site, EventType.NORMAL, "Applied", "Apply", "generation " + generation + ": "
@@ -129,6 +134,32 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
             events.event(site, EventType.WARNING, "Unavailable", "Rollout",
                     available + " of " + wanted + " web servers available");
         }
+    }
+
+    private void reportNoFiles(StaticSite site) {
+        long generation = Objects.requireNonNullElse(site.getMetadata().getGeneration(), 0L);
+        StaticSiteStatus current = site.getStatus();
+        List<Condition> conditions = current == null ? null : current.conditions();
+        String message = "spec.files is empty, so nothing was applied (if it was written as v1alpha1, the CRD's "
+                + "conversion webhook is missing)";
+        conditions = Conditions.set(conditions, condition(StaticSiteStatus.READY, false, generation, "NoFiles", message),
+                clock);
+        conditions = Conditions.set(conditions, condition(StaticSiteStatus.PROGRESSING, false, generation, "NoFiles",
+                message), clock);
+        StaticSiteStatus next = new StaticSiteStatus(generation, current == null ? null : current.readyReplicas(),
+                current == null ? null : current.url(), conditions);
+        if (next.equals(current)) {
+            return;
+        }
+        log.warn("{}/{} generation {}: {}", site.getMetadata().getNamespace(), site.getMetadata().getName(), generation,
+                message);
+        writeStatus(site, next);
+        events.event(site, EventType.WARNING, "NoFiles", "Apply", message);
+    }
+
+    private void writeStatus(StaticSite site, StaticSiteStatus status) {
+        client.resources(StaticSite.class).inNamespace(site.getMetadata().getNamespace())
+                .patchStatus(site.getMetadata().getName(), PatchType.MERGE, Map.of("status", status), PatchOptions.none());
     }
 
     private static Condition condition(String type, boolean status, long generation, String reason, String message) {

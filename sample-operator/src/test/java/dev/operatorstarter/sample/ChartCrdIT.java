@@ -17,6 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Stream;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ChartCrdIT {
 
     private static final String CRD = HasMetadata.getFullResourceName(StaticSite.class);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @Test
     void theCrdIsInstalledAndUpgradedWithTheReleaseAndKeptWhenItIsUninstalled(ClusterConnection connection,
@@ -42,17 +46,20 @@ class ChartCrdIT {
                     "labels", Map.of("app.kubernetes.io/managed-by", "Helm"),
                     "annotations", Map.of("meta.helm.sh/release-name", release,
                             "meta.helm.sh/release-namespace", namespace.name()))));
+            JsonNode conversionBefore = JSON.valueToTree(crds.get(CRD).getSpec().getConversion());
             try {
-                // Without webhooks: their cluster-wide configurations would point at a Service no pod backs here
-                // and refuse every StaticSite write of the other tests (ChartWebhooksIT covers them).
+                // Without the admission webhooks: their cluster-wide configurations would point at a Service no
+                // pod backs here and refuse every StaticSite write of the other tests (ChartWebhooksIT covers
+                // them). The CRD keeps its conversion, which the chart requires.
                 AutoCloseable uninstall = Chart.install(Chart.DIRECTORY, connection, namespace.name(), release,
-                        Map.of("webhooks.enabled", false));
+                        Map.of("webhooks.validating.enabled", false, "webhooks.mutating.enabled", false));
                 assertThat(crds.get(CRD).getMetadata().getAnnotations()).containsEntry("helm.sh/resource-policy", "keep");
 
                 Path nextVersion = copy(Chart.DIRECTORY, folder.resolve("sample-operator"));
                 Path crdFile = nextVersion.resolve("files").resolve(Examples.CRD);
                 Files.writeString(crdFile, Files.readString(crdFile).replace("      - ssite\n", "      - ssite\n      - site\n"));
                 Release upgraded = new Helm(nextVersion).upgrade().withName(release).withNamespace(namespace.name())
+                        .set("webhooks.validating.enabled", false).set("webhooks.mutating.enabled", false)
                         .withKubeConfig(connection.kubeconfig()).call();
 
                 assertThat(upgraded.getStatus()).isEqualTo("deployed");
@@ -65,10 +72,15 @@ class ChartCrdIT {
                 assertThat(admin.appsV1().deployments().inNamespace(namespace.name())
                         .find(release + "-sample-operator")).as("the rest of the release is gone").isEmpty();
             } finally {
-                // As the other tests expect it: the chart's short names, and no release owning it.
+                // As the other tests expect it: the chart's short names, no release owning it, and the conversion
+                // it had (not the uninstalled release's Service).
+                ObjectNode conversion = conversionBefore.deepCopy();
+                if (!conversion.has("webhook")) {
+                    conversion.putNull("webhook"); // a JSON merge patch removes a key whose value is null
+                }
                 crds.patch(CRD, PatchType.MERGE, "{\"metadata\":{\"labels\":{\"app.kubernetes.io/managed-by\":null},"
                         + "\"annotations\":{\"meta.helm.sh/release-name\":null,\"meta.helm.sh/release-namespace\":null}},"
-                        + "\"spec\":{\"names\":{\"shortNames\":[\"ssite\"]}}}");
+                        + "\"spec\":{\"names\":{\"shortNames\":[\"ssite\"]},\"conversion\":" + conversion + "}}");
             }
         }
     }

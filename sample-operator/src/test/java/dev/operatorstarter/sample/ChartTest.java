@@ -87,7 +87,7 @@ class ChartTest {
 
     @Test
     void moreThanOneReplicaSwitchesLeaderElectionOnWithALeaseRoleForExactlyItsLease() {
-        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("replicaCount", 3, "webhooks.certificates.mode", "certManager"));
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("replicaCount", 3));
 
         assertThat(chart.one("Deployment").at("/spec/replicas").asInt()).isEqualTo(3);
         assertThat(chart.environment()).containsEntry("OPERATOR_LEADERELECTION_ENABLED", "true")
@@ -185,8 +185,7 @@ class ChartTest {
         assertThat(defaults.all("ConfigMap")).isEmpty();
 
         Manifests all = Chart.render(RELEASE, NAMESPACE, Map.of("metrics.serviceMonitor.enabled", true,
-                "podDisruptionBudget.enabled", true, "grafanaDashboard.enabled", true, "replicaCount", 2,
-                "webhooks.certificates.mode", "certManager"));
+                "podDisruptionBudget.enabled", true, "grafanaDashboard.enabled", true, "replicaCount", 2));
         JsonNode monitor = all.one("ServiceMonitor");
         assertThat(monitor.at("/spec/endpoints/0/port").asString()).isEqualTo("http-metrics");
         assertThat(monitor.at("/spec/endpoints/0/path").asString()).isEqualTo("/actuator/prometheus");

@@ -45,15 +45,55 @@ class StaticSiteDefaulterTest {
         assertThat(mutated(files).getSpec().files()).isEqualTo(files);
     }
 
+    @Test
+    void anUpdateThatLeavesTheFilesAsTheyWereChangesNothingEvenWithoutAnIndex() {
+        List<SiteFile> files = List.of(new SiteFile("about.html", "a"));
+        StaticSite old = site(files);
+        StaticSite relabelled = site(files);
+        relabelled.getMetadata().setFinalizers(List.of(StaticSiteReconciler.FINALIZER));
+
+        assertThat(defaulter.mutate(admission(Admission.Operation.UPDATE, relabelled, old)).object().getSpec().files())
+                .as("the operator's finalizer patch, a label edit: no new spec, no rollout").isEqualTo(files);
+        StaticSite edited = site(List.of(new SiteFile("about.html", "b")));
+        assertThat(defaulter.mutate(admission(Admission.Operation.UPDATE, edited, old)).object().getSpec().files())
+                .extracting(SiteFile::name).containsExactly("index.html", "about.html");
+    }
+
+    @Test
+    void aSiteWithAGeneratedNameIsTitledByItsPrefix() {
+        StaticSite site = site(List.of(new SiteFile("a.html", "a")));
+        site.getMetadata().setName(null);
+        site.getMetadata().setGenerateName("blog-");
+
+        String page = defaulter.mutate(admission(Admission.Operation.CREATE, site, null)).object().getSpec().files().get(0)
+                .content();
+        assertThat(page).contains("<title>blog</title>");
+    }
+
+    @Test
+    void noPageIsWrittenWhereTheSchemaHasTheLastWord() {
+        assertThat(mutated(List.of()).getSpec().files()).as("no files: the schema refuses the site").isEmpty();
+        List<SiteFile> most = java.util.stream.IntStream.range(0, 64).mapToObj(i -> new SiteFile(i + ".html", "x"))
+                .toList();
+        assertThat(mutated(most).getSpec().files()).as("a 65th file would be refused as one too many").isEqualTo(most);
+    }
+
     private StaticSite mutated(List<SiteFile> files) {
+        return defaulter.mutate(admission(Admission.Operation.CREATE, site(files), null)).object();
+    }
+
+    private static StaticSite site(List<SiteFile> files) {
         StaticSite site = new StaticSite();
         site.getMetadata().setName("s");
         site.getMetadata().setNamespace("ns");
         site.setSpec(new StaticSiteSpec(files, 1));
-        Admission<StaticSite> admission = new Admission<>("uid", Admission.Operation.CREATE, site, null, false,
+        return site;
+    }
+
+    private static Admission<StaticSite> admission(Admission.Operation operation, StaticSite site, StaticSite old) {
+        return new Admission<>("uid", operation, site, old, false,
                 new UserInfo(), new GroupVersionKind(StaticSite.GROUP, StaticSite.KIND, StaticSite.VERSION),
-                new GroupVersionResource(StaticSite.GROUP, "staticsites", StaticSite.VERSION), null, "ns", "s",
-                new AdmissionRequest());
-        return defaulter.mutate(admission).object();
+                new GroupVersionResource(StaticSite.GROUP, "staticsites", StaticSite.VERSION), null, "ns",
+                site.getMetadata().getName(), new AdmissionRequest());
     }
 }

@@ -247,6 +247,29 @@ class StaticSiteOperatorIT {
     }
 
     @Test
+    void aV1alpha1WriteGoesThroughTheV1WebhooksConverted(TestNamespace namespace) {
+        sites(namespace).create(StaticSite.of("big", 10, HELLO));
+        sites(namespace).create(StaticSite.of("bigger", 10, HELLO));
+        await().atMost(WAIT).until(() -> sites(namespace).list().items().stream().allMatch(s -> s.getStatus() != null));
+
+        assertThatThrownBy(() -> raw(namespace, StaticSiteV1alpha1.VERSION).create(site(StaticSiteV1alpha1.VERSION,
+                "old-style", Map.of("replicas", 1, "content", Map.of("index.html", "x")))))
+                .as("the budget holds for v1alpha1 too").isInstanceOf(ApiException.Forbidden.class)
+                .hasMessageContaining("at most 0, not 1");
+
+        sites(namespace).patch("bigger", PatchType.MERGE, Map.of("spec", Map.of("replicas", 0)));
+        GenericKubernetesResource created = await().atMost(WAIT).ignoreException(ApiException.Forbidden.class)
+                .until(() -> raw(namespace, StaticSiteV1alpha1.VERSION).create(site(StaticSiteV1alpha1.VERSION,
+                        "old-style", Map.of("replicas", 1, "content", Map.of("b.html", "b", "a.html", "a")))), r -> true);
+        @SuppressWarnings("unchecked")
+        Map<String, String> content = (Map<String, String>) ((Map<String, Object>) created.getAdditionalProperties()
+                .get("spec")).get("content");
+        assertThat(content).as("the defaulter's page, converted back").containsKeys("index.html", "a.html", "b.html");
+        assertThat(sites(namespace).get("old-style").getSpec().files()).extracting(SiteFile::name)
+                .containsExactly("index.html", "a.html", "b.html");
+    }
+
+    @Test
     void aSiteWithoutAnIndexPageGetsOneListingItsFiles(TestNamespace namespace) {
         StaticSite created = sites(namespace).create(StaticSite.of("listed", 1, Map.of("about.html", "<p>about</p>")));
 

@@ -272,7 +272,9 @@ final class WebhookRegistration implements SmartLifecycle {
             Map<AdmissionTarget, String> names, String base, String bundle) {
         List<ValidatingWebhook> list = webhooks.stream().map(target -> new ValidatingWebhookBuilder()
                 .withName(names.get(target)).withClientConfig(clientConfig(base + target.path(), bundle))
-                .withRules(rule(target)).withObjectSelector(objectSelector()).withMatchPolicy("Exact")
+                .withRules(rule(target)).withObjectSelector(objectSelector())
+                // a request in another version of the resource comes converted to the one the class decodes
+                .withMatchPolicy("Equivalent")
                 .withFailurePolicy(options.failurePolicy().name()).withSideEffects("None")
                 .withAdmissionReviewVersions("v1").withTimeoutSeconds((int) options.timeout().toSeconds()).build())
                 .toList();

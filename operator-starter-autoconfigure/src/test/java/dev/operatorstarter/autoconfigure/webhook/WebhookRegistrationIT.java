@@ -131,6 +131,7 @@ class WebhookRegistrationIT {
         assertThat(widgets.getFailurePolicy()).isEqualTo("Fail");
         assertThat(widgets.getTimeoutSeconds()).isEqualTo(10);
         assertThat(widgets.getSideEffects()).isEqualTo("None");
+        assertThat(widgets.getMatchPolicy()).as("other versions come converted").isEqualTo("Equivalent");
         assertThat(widgets.getNamespaceSelector().getMatchLabels()).isNullOrEmpty();
         assertThat(widgets.getObjectSelector().getMatchLabels()).containsExactly(Map.entry(LABEL, RUN));
         assertThat(validating.getMetadata().getManagedFields()).extracting(field -> field.getManager())

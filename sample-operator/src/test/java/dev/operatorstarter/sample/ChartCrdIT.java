@@ -74,7 +74,7 @@ class ChartCrdIT {
             } finally {
                 // As the other tests expect it: the chart's short names, no release owning it, and the conversion
                 // it had (not the uninstalled release's Service).
-                ObjectNode conversion = conversionBefore.deepCopy();
+                ObjectNode conversion = (ObjectNode) conversionBefore.deepCopy();
                 if (!conversion.has("webhook")) {
                     conversion.putNull("webhook"); // a JSON merge patch removes a key whose value is null
                 }

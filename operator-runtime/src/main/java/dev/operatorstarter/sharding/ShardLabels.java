@@ -1,5 +1,6 @@
 package dev.operatorstarter.sharding;
 
+import dev.operatorstarter.controller.OwnerReferences;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -34,9 +35,12 @@ public record ShardLabels(String ring, String shardId) {
         check("the shard id (operator.sharding.shard-id)", shardId);
     }
 
-    /** The assignment label's key: {@code shard.sharding.operatorstarter.dev/<ring>}. */
+    /**
+     * The assignment label's key: {@code shard.sharding.operatorstarter.dev/<ring>}, under the
+     * prefix {@link OwnerReferences#setController} copies from an owner to what it owns.
+     */
     public String token() {
-        return "shard." + DOMAIN + "/" + ring;
+        return OwnerReferences.SHARD_LABEL_PREFIX + ring;
     }
 
     /** The drain label's key: {@code drain.sharding.operatorstarter.dev/<ring>}. */

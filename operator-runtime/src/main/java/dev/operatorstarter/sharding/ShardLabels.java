@@ -24,6 +24,11 @@ public record ShardLabels(String ring, String shardId) {
     public static final String RING_LABEL = DOMAIN + "/ring";
     /** The label on member Leases naming their member, which stays when the Lease is taken. */
     public static final String SHARD_LABEL = DOMAIN + "/shard";
+    /**
+     * The label the assigner writes on member Leases for people to read ({@code kubectl get lease
+     * -L sharding.operatorstarter.dev/state}): {@code dead} once it took the Lease. Never judged.
+     */
+    public static final String STATE_LABEL = DOMAIN + "/state";
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final int MAX_LABEL = 63;

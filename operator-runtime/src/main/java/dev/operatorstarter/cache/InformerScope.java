@@ -32,9 +32,26 @@ public record InformerScope(String namespace, String labelSelector, String field
         return new InformerScope(namespace, "", "");
     }
 
-    /** This scope, narrowed to objects whose labels match {@code selector}. */
+    /**
+     * This scope with {@code selector} as its label selector, in place of the one it had
+     * ({@link #andLabelSelector} adds to it instead).
+     */
     public InformerScope withLabelSelector(@Nullable String selector) {
         return new InformerScope(namespace, selector, fieldSelector);
+    }
+
+    /**
+     * This scope, narrowed further to objects whose labels <em>also</em> match {@code selector}:
+     * the requirements of this scope's selector and of {@code selector} together
+     * ({@link LabelSelector#and}), in the canonical form, so that narrowing equal scopes by equal
+     * selectors gives equal scopes, which share one informer. Blank or null leaves the scope as
+     * it is. {@link #withLabelSelector} replaces the selector instead.
+     *
+     * @throws IllegalArgumentException when {@code selector} is not a valid label selector
+     */
+    public InformerScope andLabelSelector(@Nullable String selector) {
+        LabelSelector narrowed = LabelSelector.parse(labelSelector).and(LabelSelector.parse(selector));
+        return new InformerScope(namespace, narrowed.toString(), fieldSelector);
     }
 
     /** This scope, narrowed by a field selector (for example {@code metadata.name=x}). */

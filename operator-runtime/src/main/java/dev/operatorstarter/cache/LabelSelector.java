@@ -2,6 +2,7 @@ package dev.operatorstarter.cache;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A parsed label selector, matched against an object's labels (apimachinery's {@code labels.Selector}).
  * Immutable and thread-safe; equal when the requirements are equal, whatever order or spacing the
- * text had, and {@link #toString()} gives the canonical text.
+ * text had (a requirement written twice counts once), and {@link #toString()} gives the canonical
+ * text. {@link #and} combines two selectors.
  */
 public final class LabelSelector {
 
@@ -72,8 +74,9 @@ public final class LabelSelector {
     private final List<Requirement> requirements;
 
     private LabelSelector(List<Requirement> requirements) {
-        List<Requirement> sorted = new ArrayList<>(requirements);
-        sorted.sort(Comparator.comparing(Requirement::key).thenComparing(Requirement::operator));
+        List<Requirement> sorted = new ArrayList<>(new LinkedHashSet<>(requirements)); // a repeated requirement once
+        sorted.sort(Comparator.comparing(Requirement::key).thenComparing(Requirement::operator)
+                .thenComparing(requirement -> String.join(",", requirement.values())));
         this.requirements = List.copyOf(sorted);
     }
 
@@ -163,6 +166,25 @@ public final class LabelSelector {
             }
         }
         return true;
+    }
+
+    /**
+     * The selector that matches what both this one and {@code other} match: every requirement of
+     * each (apimachinery's {@code Selector.Add}, for whole selectors). A requirement the two share
+     * counts once, so {@code s.and(s)} equals {@code s}; the result is canonical like any other
+     * selector, so {@code a.and(b)} equals {@code b.and(a)}. Requirements on the same key are
+     * kept side by side, as the API server reads {@code a=x,a!=y}: both must hold.
+     */
+    public LabelSelector and(LabelSelector other) {
+        if (other.isEverything()) {
+            return this;
+        }
+        if (isEverything()) {
+            return other;
+        }
+        List<Requirement> both = new ArrayList<>(requirements);
+        both.addAll(other.requirements);
+        return new LabelSelector(both);
     }
 
     /** True when this selector has no requirement. */

@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /** Owner references (controller-runtime's {@code controllerutil.SetControllerReference}). */
@@ -15,9 +17,23 @@ public final class OwnerReferences {
     }
 
     /**
+     * The prefix of the labels that say which shard of a ring holds an object
+     * ({@code shard.sharding.operatorstarter.dev/<ring>}), which {@link #setController} copies from
+     * the owner to the owned object.
+     */
+    public static final String SHARD_LABEL_PREFIX = "shard.sharding.operatorstarter.dev/";
+
+    /**
      * Makes {@code owner} the controller of {@code owned} (with {@code blockOwnerDeletion}), so
      * the garbage collector deletes {@code owned} with its owner and {@link ControllerBuilder#owns}
      * maps {@code owned}'s changes to {@code owner}.
+     *
+     * <p>It also copies every label of the owner whose key starts with {@value #SHARD_LABEL_PREFIX}
+     * onto {@code owned}, replacing the value {@code owned} had for that key: the shard that holds
+     * the owner holds its children too, so a child created in a sharded reconcile lands in the
+     * creating shard's cache at once. Other labels are left alone, and so is a shard label of
+     * {@code owned} that the owner does not have. Without sharding the owner has no such labels and
+     * this changes nothing else.
      *
      * @throws IllegalArgumentException when another object already controls {@code owned}, or the
      *     owner is namespaced in another namespace (cross-namespace owners are not allowed)
@@ -47,12 +63,34 @@ public final class OwnerReferences {
                 }
                 references.set(i, reference);
                 owned.getMetadata().setOwnerReferences(references);
+                copyShardLabels(owner, owned);
                 return;
             }
         }
         references.removeIf(existing -> Objects.equals(existing.getUid(), reference.getUid()));
         references.add(reference);
         owned.getMetadata().setOwnerReferences(references);
+        copyShardLabels(owner, owned);
+    }
+
+    private static void copyShardLabels(HasMetadata owner, HasMetadata owned) {
+        Map<String, String> ownerLabels = owner.getMetadata().getLabels();
+        if (ownerLabels == null) {
+            return;
+        }
+        Map<String, String> labels = null;
+        for (Map.Entry<String, String> label : ownerLabels.entrySet()) {
+            if (label.getKey().startsWith(SHARD_LABEL_PREFIX)) {
+                if (labels == null) {
+                    labels = owned.getMetadata().getLabels() == null ? new LinkedHashMap<>()
+                            : new LinkedHashMap<>(owned.getMetadata().getLabels());
+                }
+                labels.put(label.getKey(), label.getValue());
+            }
+        }
+        if (labels != null) {
+            owned.getMetadata().setLabels(labels);
+        }
     }
 
     /**

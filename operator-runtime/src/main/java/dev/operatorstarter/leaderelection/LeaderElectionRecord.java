@@ -1,7 +1,10 @@
 package dev.operatorstarter.leaderelection;
 
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -27,6 +30,35 @@ public record LeaderElectionRecord(String holderIdentity, Duration leaseDuration
         return holderIdentity.isEmpty();
     }
 
+    /**
+     * The record a Lease's spec holds (client-go's {@code LeaseSpecToLeaderElectionRecord}): an
+     * absent spec or field reads as empty, zero or null.
+     */
+    public static LeaderElectionRecord of(@Nullable LeaseSpec spec) {
+        if (spec == null) {
+            return new LeaderElectionRecord("", Duration.ZERO, null, null, 0);
+        }
+        return new LeaderElectionRecord(spec.getHolderIdentity(),
+                Duration.ofSeconds(spec.getLeaseDurationSeconds() == null ? 0 : spec.getLeaseDurationSeconds()),
+                instant(spec.getAcquireTime()), instant(spec.getRenewTime()),
+                spec.getLeaseTransitions() == null ? 0 : spec.getLeaseTransitions());
+    }
+
+    /**
+     * This record as a Lease's spec (client-go's {@code LeaderElectionRecordToLeaseSpec}); the
+     * lease duration in whole seconds, at least 1. {@link #of(LeaseSpec)} reads it back equal
+     * for a duration of whole seconds.
+     */
+    public LeaseSpec toLeaseSpec() {
+        LeaseSpec spec = new LeaseSpec();
+        spec.setHolderIdentity(holderIdentity);
+        spec.setLeaseDurationSeconds((int) Math.max(1, leaseDuration.toSeconds()));
+        spec.setAcquireTime(time(acquireTime));
+        spec.setRenewTime(time(renewTime));
+        spec.setLeaseTransitions(leaderTransitions);
+        return spec;
+    }
+
     /** The record of {@code identity} creating the lock at {@code now}. */
     public static LeaderElectionRecord first(String identity, Duration leaseDuration, Instant now) {
         return new LeaderElectionRecord(identity, leaseDuration, now, now, 0);
@@ -41,5 +73,13 @@ public record LeaderElectionRecord(String holderIdentity, Duration leaseDuration
         return holderIdentity.equals(identity)
                 ? new LeaderElectionRecord(identity, leaseDuration, acquireTime, now, leaderTransitions)
                 : new LeaderElectionRecord(identity, leaseDuration, now, now, leaderTransitions + 1);
+    }
+
+    private static @Nullable ZonedDateTime time(@Nullable Instant instant) {
+        return instant == null ? null : ZonedDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    private static @Nullable Instant instant(@Nullable ZonedDateTime time) {
+        return time == null ? null : time.toInstant();
     }
 }

@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *   <li>After losing, the elector campaigns again: the same process can be elected again
  *       without a restart. It never exits the JVM.</li>
  *   <li>{@link #close()} ends the term, releases the lease when configured (another candidate
- *       takes over at its next attempt), and stops campaigning.</li>
+ *       takes over at its next attempt), and stops campaigning; {@link #abandon()} does the
+ *       same without the release (others take over once the lease expires).</li>
  * </ul>
  *
  * <p>What it does not guarantee: that the leader's work has stopped when another leader starts,
@@ -78,6 +79,8 @@ public final class LeaderElector implements AutoCloseable {
     private volatile String leader = "";
     /** Set by the elector's thread when it ended a term because of close(): close() then releases the lease. */
     private volatile boolean ledWhenClosed;
+    /** Set by {@link #abandon()}: the lease is never released after that. */
+    private volatile boolean abandoned;
 
     public LeaderElector(LeaderElectionConfig config) {
         this.config = config;
@@ -113,10 +116,28 @@ public final class LeaderElector implements AutoCloseable {
     /**
      * Stops campaigning; if leading, ends the term and (when configured) releases the lease.
      * A request to the lock in flight is abandoned. Waits up to the renew deadline plus two
-     * retry periods for that to finish.
+     * retry periods for that to finish. After {@link #abandon()}, releases nothing.
      */
     @Override
     public void close() {
+        stop();
+    }
+
+    /**
+     * Stops campaigning and, if leading, ends the term, like {@link #close()}, but never releases
+     * the lease: it stays with this candidate until it expires, so others take over only after the
+     * lease duration, as if this process had died. For a holder whose work may still be running
+     * (it did not stop within its shutdown timeout): a release would let the next holder start
+     * at once, beside that work. A request to the lock in flight is abandoned; if it was a
+     * renewal that still reaches the server, the lease expires a lease duration after that.
+     * Idempotent; a {@link #close()} afterwards releases nothing either.
+     */
+    public void abandon() {
+        abandoned = true;
+        stop();
+    }
+
+    private void stop() {
         closing.raise();
         Thread running;
         Thread guard;
@@ -133,7 +154,7 @@ public final class LeaderElector implements AutoCloseable {
             }
             // Released here, not on the elector's thread, where close()'s interrupt could still
             // arrive; and only once that thread has ended the term (onStoppedLeading has returned).
-            if (!running.isAlive() && ledWhenClosed && config.releaseOnClose()) {
+            if (!running.isAlive() && ledWhenClosed && !abandoned && config.releaseOnClose()) {
                 ledWhenClosed = false;
                 release();
             }

@@ -1,5 +1,6 @@
 package dev.operatorstarter.sharding;
 
+import dev.operatorstarter.controller.OwnerReferences;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -23,6 +24,11 @@ public record ShardLabels(String ring, String shardId) {
     public static final String RING_LABEL = DOMAIN + "/ring";
     /** The label on member Leases naming their member, which stays when the Lease is taken. */
     public static final String SHARD_LABEL = DOMAIN + "/shard";
+    /**
+     * The label the assigner writes on member Leases for people to read ({@code kubectl get lease
+     * -L sharding.operatorstarter.dev/state}): {@code dead} once it took the Lease. Never judged.
+     */
+    public static final String STATE_LABEL = DOMAIN + "/state";
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final int MAX_LABEL = 63;
@@ -34,9 +40,12 @@ public record ShardLabels(String ring, String shardId) {
         check("the shard id (operator.sharding.shard-id)", shardId);
     }
 
-    /** The assignment label's key: {@code shard.sharding.operatorstarter.dev/<ring>}. */
+    /**
+     * The assignment label's key: {@code shard.sharding.operatorstarter.dev/<ring>}, under the
+     * prefix {@link OwnerReferences#setController} copies from an owner to what it owns.
+     */
     public String token() {
-        return "shard." + DOMAIN + "/" + ring;
+        return OwnerReferences.SHARD_LABEL_PREFIX + ring;
     }
 
     /** The drain label's key: {@code drain.sharding.operatorstarter.dev/<ring>}. */

@@ -81,6 +81,30 @@ class LabelSelectorTest {
     }
 
     @Test
+    void andKeepsEveryRequirementOfBothOnceInTheCanonicalForm() {
+        LabelSelector user = LabelSelector.parse("app=web, tier in (b,a)");
+        LabelSelector shard = LabelSelector.parse("shard.sharding.operatorstarter.dev/ring=one");
+        LabelSelector both = user.and(shard);
+        assertThat(both).hasToString("app=web,shard.sharding.operatorstarter.dev/ring=one,tier in (a,b)")
+                .isEqualTo(shard.and(user))
+                .isEqualTo(LabelSelector.parse(both.toString()));
+        assertThat(both.matches(Map.of("app", "web", "tier", "a", "shard.sharding.operatorstarter.dev/ring", "one")))
+                .isTrue();
+        assertThat(both.matches(Map.of("app", "web", "tier", "a"))).as("the shard's requirement holds too").isFalse();
+        assertThat(user.and(user)).isEqualTo(user).hasToString("app=web,tier in (a,b)");
+        assertThat(user.and(LabelSelector.everything())).isSameAs(user);
+        assertThat(LabelSelector.everything().and(shard)).isSameAs(shard);
+        // Two requirements on one key are both kept, and their order does not matter.
+        assertThat(LabelSelector.parse("a=x").and(LabelSelector.parse("a!=y")))
+                .isEqualTo(LabelSelector.parse("a!=y").and(LabelSelector.parse("a=x")))
+                .hasToString("a=x,a!=y");
+        assertThat(LabelSelector.parse("a in (x)").and(LabelSelector.parse("a in (y)")))
+                .isEqualTo(LabelSelector.parse("a in (y), a in (x)"))
+                .satisfies(conflicting -> assertThat(conflicting.matches(Map.of("a", "x"))).isFalse());
+        assertThat(LabelSelector.parse("app=web,app=web")).isEqualTo(LabelSelector.parse("app=web"));
+    }
+
+    @Test
     void convertsTheApiObjectsMatchLabelsAndExpressions() {
         LabelSelector selector = LabelSelector.from(new LabelSelectorBuilder().addToMatchLabels("app", "web")
                 .addToMatchExpressions(new LabelSelectorRequirement("tier", "In", List.of("frontend", "edge")))

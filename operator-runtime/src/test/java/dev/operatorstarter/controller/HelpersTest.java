@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class HelpersTest {
@@ -73,6 +74,42 @@ class HelpersTest {
         Deployment elsewhere = new DeploymentBuilder().withNewMetadata().withNamespace("other").withName("x")
                 .withUid("u3").endMetadata().build();
         assertThatThrownBy(() -> OwnerReferences.setController(elsewhere, owned)).hasMessageContaining("namespace");
+    }
+
+    @Test
+    void theOwnersShardLabelsAndOnlyThoseAreCopiedToWhatItControls() {
+        Deployment owner = new DeploymentBuilder().withNewMetadata().withNamespace("ns").withName("web").withUid("u1")
+                .addToLabels("app", "web")
+                .addToLabels("shard.sharding.operatorstarter.dev/ring-a", "replica-2")
+                .addToLabels("shard.sharding.operatorstarter.dev/ring-b", "replica-7")
+                .addToLabels("drain.sharding.operatorstarter.dev/ring-a", "true")
+                .endMetadata().build();
+        ConfigMap owned = new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName("web-config")
+                .addToLabels("team", "platform")
+                .addToLabels("shard.sharding.operatorstarter.dev/ring-a", "replica-1") // stale: the owner moved
+                .addToLabels("shard.sharding.operatorstarter.dev/ring-c", "replica-3") // a ring the owner is not in
+                .endMetadata().build();
+
+        OwnerReferences.setController(owner, owned);
+
+        assertThat(owned.getMetadata().getLabels()).containsOnly(
+                Map.entry("team", "platform"),
+                Map.entry("shard.sharding.operatorstarter.dev/ring-a", "replica-2"),
+                Map.entry("shard.sharding.operatorstarter.dev/ring-b", "replica-7"),
+                Map.entry("shard.sharding.operatorstarter.dev/ring-c", "replica-3"));
+        assertThat(owner.getMetadata().getLabels()).hasSize(4);
+
+        // Set again, as a reconcile does on every pass: the labels follow the owner's current ones.
+        owner.getMetadata().getLabels().put("shard.sharding.operatorstarter.dev/ring-a", "replica-5");
+        OwnerReferences.setController(owner, owned);
+        assertThat(owned.getMetadata().getLabels()).containsEntry("shard.sharding.operatorstarter.dev/ring-a", "replica-5");
+
+        ConfigMap unlabelled = new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName("plain")
+                .endMetadata().build();
+        Deployment unsharded = new DeploymentBuilder().withNewMetadata().withNamespace("ns").withName("api")
+                .withUid("u2").addToLabels("app", "api").endMetadata().build();
+        OwnerReferences.setController(unsharded, unlabelled);
+        assertThat(unlabelled.getMetadata().getLabels()).as("nothing to copy, nothing added").isNullOrEmpty();
     }
 
     @Test

@@ -6,12 +6,14 @@ import static org.awaitility.Awaitility.await;
 import dev.operatorstarter.AdminClientExtension;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -84,7 +86,7 @@ class LeaderElectionIT {
         assertThat(registry.get("leader.election.master.status").tag("name", "a").gauge().value()).isEqualTo(1);
         // Renewals keep what others put on the Lease's metadata.
         client.coordinationV1().leases().inNamespace(namespace.name()).patch("in-jvm",
-                dev.operatorstarter.client.rest.PatchType.MERGE, Map.of("metadata", Map.of("labels",
+                PatchType.MERGE, Map.of("metadata", Map.of("labels",
                         Map.of("team", "platform"))));
         String labelled = client.coordinationV1().leases().inNamespace(namespace.name()).get("in-jvm")
                 .getMetadata().getResourceVersion();
@@ -120,4 +122,30 @@ class LeaderElectionIT {
         assertThat(registry.get("leader.election.master.status").tag("name", "a").gauge().value()).isZero();
     }
 
+    @Test
+    void aLabelledLockCreatesTheLeaseWithItsLabelsAndPutsThemBackOnEveryUpdate(TestNamespace namespace) {
+        ResourceClient<Lease> leases = client.coordinationV1().leases().inNamespace(namespace.name());
+        LeaseLock lock = LeaseLock.of(client, namespace.name(), "labelled", "a").withLabels(Map.of("ring", "one"));
+        Instant now = Instant.now();
+        lock.create(LeaderElectionRecord.first("a", LEASE, now), LEASE);
+        assertThat(leases.get("labelled").getMetadata().getLabels()).containsExactly(Map.entry("ring", "one"));
+
+        // Someone adds a label of their own and changes ours: the next update keeps theirs and restores ours.
+        leases.patch("labelled", PatchType.MERGE, Map.of("metadata", Map.of("labels",
+                Map.of("team", "platform", "ring", "two"))));
+        ResourceLock.Observed seen = lock.get(LEASE).orElseThrow();
+        lock.update(seen.record().writtenBy("a", LEASE, now.plusSeconds(1)), seen.version(), LEASE);
+        assertThat(leases.get("labelled").getMetadata().getLabels())
+                .containsOnly(Map.entry("ring", "one"), Map.entry("team", "platform"));
+
+        // A lock that has not read this version writes the Lease from scratch: its own labels only.
+        LeaseLock unread = LeaseLock.of(client, namespace.name(), "labelled", "b").withLabels(Map.of("ring", "one"));
+        Lease current = leases.get("labelled");
+        unread.update(LeaderElectionRecord.of(current.getSpec()).writtenBy("b", LEASE, now.plusSeconds(2)),
+                current.getMetadata().getResourceVersion(), LEASE);
+        Lease written = leases.get("labelled");
+        assertThat(written.getMetadata().getLabels()).containsExactly(Map.entry("ring", "one"));
+        assertThat(written.getSpec().getHolderIdentity()).isEqualTo("b");
+        assertThat(written.getSpec().getLeaseTransitions()).isEqualTo(1);
+    }
 }

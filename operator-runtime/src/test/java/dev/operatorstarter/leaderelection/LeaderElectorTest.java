@@ -206,6 +206,66 @@ class LeaderElectorTest {
     }
 
     @Test
+    void abandonEndsTheTermAndStopsCampaigningButLeavesTheLeaseToExpire() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicInteger stopped = new AtomicInteger();
+        AtomicInteger reads = new AtomicInteger();
+        AtomicReference<Leadership> term = new AtomicReference<>();
+        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(lock, callbacks(leadership -> {
+            term.set(leadership);
+            started.countDown();
+        }, stopped::incrementAndGet)).timeSource(time).build());
+        elector.start();
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        LeaderElectionRecord held = lock.record();
+        lock.duringRead(reads::incrementAndGet);
+
+        elector.abandon();
+
+        assertThat(stopped).as("onStoppedLeading ran once").hasValue(1);
+        assertThat(term.get().isValid()).isFalse();
+        assertThat(elector.isLeader()).isFalse();
+        assertThat(lock.record()).as("not released: others wait for it to expire").isEqualTo(held);
+        assertThat(reads).as("not even read for a release").hasValue(0);
+        time.advance(Duration.ofSeconds(30));
+        elector.close(); // a close after abandon releases nothing either
+        assertThat(lock.record()).isEqualTo(held);
+        assertThat(reads).as("stopped campaigning").hasValue(0);
+        assertThat(stopped).hasValue(1);
+    }
+
+    @Test
+    void abandonWhileARenewalHangsWritesNothingAfterIt() throws Exception {
+        // client-go's release-on-cancel cases, turned round: a request in flight is abandoned, and no release follows.
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        CountDownLatch hanging = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(lock,
+                callbacks(leadership -> started.countDown(), stopped::countDown))
+                .leaseDuration(Duration.ofMillis(1500)).renewDeadline(Duration.ofMillis(1000))
+                .retryPeriod(Duration.ofMillis(200)).build());
+        elector.start();
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        lock.duringRead(() -> {
+            hanging.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(hanging.await(10, TimeUnit.SECONDS)).as("a renewal's read hangs").isTrue();
+
+        elector.abandon();
+
+        assertThat(stopped.await(10, TimeUnit.SECONDS)).isTrue();
+        // The read in flight may still come back and its renewal land (a request in flight); a release never follows.
+        assertThat(lock.record().holderIdentity()).isEqualTo("me");
+        assertThat(elector.isLeader()).isFalse();
+    }
+
+    @Test
     void everyRenewalByTheHolderRestartsTheWait() {
         lock.put(heldBy("other", Instant.EPOCH));
         LeaderElector elector = elector(lock);

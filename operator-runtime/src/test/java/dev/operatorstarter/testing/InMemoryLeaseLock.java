@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  *       one.</li>
  *   <li>{@link #as(String)} gives another candidate's lock on the same record, so several
  *       electors can race for it; {@link #put} writes the record as someone outside the test's
- *       electors would (a holder on another node), without a version check.</li>
+ *       electors would (a holder on another node), without a version check, and {@link #delete}
+ *       deletes it so.</li>
  *   <li>Calls answer at once and ignore their deadline, unless a hook says otherwise:
  *       {@link #failWritesWith} makes every write throw (RBAC refusing it, a server error),
  *       {@link #duringRead} runs code inside every read before it returns (a slow or hung server;
@@ -67,6 +68,14 @@ public final class InMemoryLeaseLock implements ResourceLock {
         Objects.requireNonNull(record, "record");
         synchronized (shared) {
             shared.current = new Observed(record, Integer.toString(++shared.version));
+        }
+    }
+
+    /** Deletes the record, as another process deleting the Lease would: the lock object no longer exists. */
+    public void delete() {
+        synchronized (shared) {
+            shared.current = null;
+            shared.version++;
         }
     }
 

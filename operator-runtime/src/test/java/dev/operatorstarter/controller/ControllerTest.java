@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,6 +26,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
@@ -88,7 +90,7 @@ class ControllerTest {
 
             @Override
             public ReconcileHandler<ConfigMap> handler(ReconcileHandler<ConfigMap> handler,
-                    java.util.function.Function<ReconcileRequest, java.util.Optional<ConfigMap>> cache) {
+                    Function<ReconcileRequest, Optional<ConfigMap>> cache) {
                 return request -> {
                     calls.add("inner " + request.name() + "@" + cache.apply(request).orElseThrow().getMetadata()
                             .getResourceVersion());
@@ -99,7 +101,7 @@ class ControllerTest {
         ControllerDecorator<ConfigMap> outer = new ControllerDecorator<>() {
             @Override
             public ReconcileHandler<ConfigMap> handler(ReconcileHandler<ConfigMap> handler,
-                    java.util.function.Function<ReconcileRequest, java.util.Optional<ConfigMap>> cache) {
+                    Function<ReconcileRequest, Optional<ConfigMap>> cache) {
                 return request -> {
                     calls.add("outer " + request.name());
                     return handler.reconcile(request);

@@ -11,6 +11,7 @@ import dev.operatorstarter.sharding.AssignmentStep.Owner;
 import dev.operatorstarter.sharding.AssignmentStep.RequestDrain;
 import dev.operatorstarter.sharding.AssignmentStep.Step;
 import dev.operatorstarter.sharding.AssignmentStep.Write;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -108,9 +109,9 @@ class AssignmentStepTest {
     /** Over every combination: no write ever moves a token or a child away from a live shard. */
     @Test
     void noWriteEverTakesAnOwnerOrAChildAwayFromALiveShard() {
-        List<String> tokens = java.util.Arrays.asList(null, "a", "b", "x", "u", "d", "o", "unknown");
+        List<String> tokens = Arrays.asList(null, "a", "b", "x", "u", "d", "o", "unknown");
         for (String token : tokens) {
-            for (String desired : java.util.Arrays.asList(null, "a", "b")) {
+            for (String desired : Arrays.asList(null, "a", "b")) {
                 for (boolean drain : List.of(false, true)) {
                     for (boolean deleting : List.of(false, true)) {
                         Step step = AssignmentStep.next(new Owner(token, drain, deleting), List.of(CONTENT, SERVERS, SERVICE),

@@ -12,7 +12,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param siteIndex where the directory of every site's address is kept
  * @param maxReplicasPerNamespace how many web-server replicas the StaticSites of one namespace may
  *        ask for together; the validating webhook ({@link StaticSiteValidator}) refuses a site that
- *        would go over it
+ *        would go over it; 20 by default
  */
 @ConfigurationProperties("sample")
 public record SampleProperties(@DefaultValue("nginxinc/nginx-unprivileged:1.27-alpine") String siteImage,

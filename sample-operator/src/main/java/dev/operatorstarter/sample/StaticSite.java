@@ -35,7 +35,6 @@ public class StaticSite extends CustomResource<@NotNull StaticSiteSpec, StaticSi
     public static final String VERSION = "v1";
     /** The kind, shared by every version. */
     public static final String KIND = "StaticSite";
-    
 
     /**
      * A site named {@code name} with {@code replicas} web servers serving {@code content} (file

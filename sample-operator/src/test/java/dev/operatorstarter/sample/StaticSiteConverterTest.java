@@ -3,6 +3,7 @@ package dev.operatorstarter.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class StaticSiteConverterTest {
         List<SiteFile> files = List.of(new SiteFile("index.html", "i"), new SiteFile("b.html", "b"),
                 new SiteFile("a.html", "a"));
         StaticSite site = v1(files, 1);
-        site.getMetadata().setAnnotations(new java.util.HashMap<>(Map.of("team", "web")));
+        site.getMetadata().setAnnotations(new HashMap<>(Map.of("team", "web")));
 
         StaticSiteV1alpha1 old = converter.convertBack(site);
         assertThat(old.getMetadata().getAnnotations()).containsEntry(StaticSiteConverter.FILE_ORDER, "index.html,b.html,a.html")
@@ -57,7 +58,7 @@ class StaticSiteConverterTest {
     @Test
     void filesAddedOrRemovedInTheV1alpha1ViewFollowTheRememberedOrderInNameOrder() {
         StaticSiteV1alpha1 old = v1alpha1(Map.of("index.html", "i", "z.html", "z", "c.html", "c"), 1);
-        old.getMetadata().setAnnotations(new java.util.HashMap<>(Map.of(StaticSiteConverter.FILE_ORDER,
+        old.getMetadata().setAnnotations(new HashMap<>(Map.of(StaticSiteConverter.FILE_ORDER,
                 "index.html,gone.html,z.html")));
 
         StaticSite site = converter.convert(old);

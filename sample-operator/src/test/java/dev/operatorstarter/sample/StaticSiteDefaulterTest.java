@@ -7,7 +7,9 @@ import io.fabric8.kubernetes.api.model.GroupVersionKind;
 import io.fabric8.kubernetes.api.model.GroupVersionResource;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** The index page the mutating webhook writes, rewrites, and never writes over a page of the user's. */
@@ -28,7 +30,7 @@ class StaticSiteDefaulterTest {
     @Test
     void theWebhooksOwnPageIsRewrittenWhenTheFilesChange() {
         StaticSite first = mutated(List.of(new SiteFile("a.html", "a")));
-        List<SiteFile> edited = new java.util.ArrayList<>(first.getSpec().files());
+        List<SiteFile> edited = new ArrayList<>(first.getSpec().files());
         edited.add(new SiteFile("b.html", "b"));
 
         StaticSite second = mutated(edited);
@@ -73,7 +75,7 @@ class StaticSiteDefaulterTest {
     @Test
     void noPageIsWrittenWhereTheSchemaHasTheLastWord() {
         assertThat(mutated(List.of()).getSpec().files()).as("no files: the schema refuses the site").isEmpty();
-        List<SiteFile> most = java.util.stream.IntStream.range(0, 64).mapToObj(i -> new SiteFile(i + ".html", "x"))
+        List<SiteFile> most = IntStream.range(0, 64).mapToObj(i -> new SiteFile(i + ".html", "x"))
                 .toList();
         assertThat(mutated(most).getSpec().files()).as("a 65th file would be refused as one too many").isEqualTo(most);
     }

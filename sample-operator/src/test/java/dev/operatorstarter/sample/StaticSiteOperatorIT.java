@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -200,7 +201,7 @@ class StaticSiteOperatorIT {
         assertThat(asV1alpha1.getApiVersion()).isEqualTo(StaticSite.GROUP + "/" + StaticSiteV1alpha1.VERSION);
         assertThat(asV1alpha1.getAdditionalProperties().get("spec")).isEqualTo(Map.of("replicas", 2, "content", content));
         assertThat(asV1alpha1.getAdditionalProperties().get("status")).as("the status converts too")
-                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP).containsKey("observedGeneration");
+                .asInstanceOf(InstanceOfAssertFactories.MAP).containsKey("observedGeneration");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.operatorstarter.client.PatchOptions;
 import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.controller.Conditions;
+import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ReconcileHandler;
 import dev.operatorstarter.controller.ReconcileRequest;
 import dev.operatorstarter.controller.ReconcileResult;
@@ -53,11 +54,18 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
     private final SiteIndex index;
     private final String siteImage;
     private final Clock clock;
+    private final ObjectProvider<Controller<StaticSite>> controller;
 
+    /**
+     * @param controller this reconciler's own controller, asked for when the first status is written (it
+     *        is built from this bean, so it cannot be a plain constructor argument)
+     */
     public StaticSiteReconciler(Lister<StaticSite> sites, Lister<ConfigMap> configMaps, KubernetesClient client,
-            EventRecorder events, SampleProperties properties, ObjectProvider<Clock> clock) {
+            EventRecorder events, SampleProperties properties, ObjectProvider<Clock> clock,
+            ObjectProvider<Controller<StaticSite>> controller) {
         this.sites = sites;
         this.client = client;
+        this.controller = controller;
         this.events = events;
         String indexNamespace = properties.siteIndex().namespace();
         this.index = new SiteIndex(configMaps, client, indexNamespace == null || indexNamespace.isBlank()
@@ -157,8 +165,13 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
         events.event(site, EventType.WARNING, "NoFiles", "Apply", message);
     }
 
+    /**
+     * Through the controller's tracked client: the next reconcile of the site then waits until the
+     * cache shows this status, instead of computing it again from the old one (and writing it, and
+     * its Events, twice).
+     */
     private void writeStatus(StaticSite site, StaticSiteStatus status) {
-        client.resources(StaticSite.class).inNamespace(site.getMetadata().getNamespace())
+        controller.getObject().tracked(client.resources(StaticSite.class)).inNamespace(site.getMetadata().getNamespace())
                 .patchStatus(site.getMetadata().getName(), PatchType.MERGE, Map.of("status", status), PatchOptions.none());
     }
 

@@ -32,22 +32,12 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
         TimeSource timeSource, ThreadFactory threadFactory) {
 
     /** client-go's jitter factor: the renew deadline must leave room for a jittered retry. */
-    static final double JITTER = 1.2;
+    static final double JITTER = Durations.LEASE_JITTER;
 
     public LeaderElectionConfig {
         Objects.requireNonNull(lock, "lock");
         Objects.requireNonNull(callbacks, "callbacks");
-        Durations.requirePositive(leaseDuration, "leaseDuration");
-        Durations.requirePositive(renewDeadline, "renewDeadline");
-        Durations.requirePositive(retryPeriod, "retryPeriod");
-        if (leaseDuration.compareTo(renewDeadline) <= 0) {
-            throw new IllegalArgumentException("leaseDuration (" + leaseDuration + ") must be greater than renewDeadline ("
-                    + renewDeadline + ")");
-        }
-        if (renewDeadline.toNanos() <= JITTER * retryPeriod.toNanos()) {
-            throw new IllegalArgumentException("renewDeadline (" + renewDeadline + ") must be greater than " + JITTER
-                    + " × retryPeriod (" + retryPeriod + ")");
-        }
+        Durations.requireLeaseTimings(leaseDuration, renewDeadline, retryPeriod);
         if (lock.identity() == null || lock.identity().isBlank()) {
             throw new IllegalArgumentException("the lock's identity must not be empty");
         }

@@ -3,6 +3,7 @@ package dev.operatorstarter.sharding;
 import dev.operatorstarter.client.DeleteOptions;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.rest.ApiErrors;
+import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.leaderelection.LeaderElectionRecord;
 import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -13,8 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The assigner's two writes to member Leases, each a compare-and-swap on the version it observed:
- * {@link #take} an expired member's Lease, {@link #deleteOrphan} delete an orphaned one. A Lease
+ * The assigner's writes to member Leases, each a compare-and-swap on the version it observed:
+ * {@link #take} an expired member's Lease, {@link #deleteOrphan} delete an orphaned one, and
+ * {@link #markReady} label a member it sees ready for the first time (for people to read). A Lease
  * that changed since it was observed (the member renewed) is never written: the server refuses
  * the write with 409, and the assigner judges again from what its informer delivers next.
  *
@@ -27,6 +29,8 @@ final class LeaseTake {
     static final String ASSIGNER_PREFIX = "assigner:";
     /** The value of {@link ShardLabels#STATE_LABEL} on a taken Lease. */
     static final String DEAD = "dead";
+    /** The value of {@link ShardLabels#STATE_LABEL} on the Lease of a member the assigner saw ready. */
+    static final String READY = "ready";
 
     private static final Logger log = LoggerFactory.getLogger(LeaseTake.class);
 
@@ -35,6 +39,10 @@ final class LeaseTake {
 
         /** The Lease is the assigner's now: {@code lease} as written. */
         record Taken(Lease lease) implements Outcome {
+        }
+
+        /** The Lease's state label is written: {@code lease} as written. */
+        record Labelled(Lease lease) implements Outcome {
         }
 
         /** The Lease is gone (deleted now, or before). */
@@ -99,6 +107,29 @@ final class LeaseTake {
                 return new Outcome.Changed();
             }
             log.warn("cannot take lease {}: {}", name, e.getMessage());
+            return new Outcome.Failed(e);
+        }
+    }
+
+    /**
+     * Labels the Lease {@code observed} {@code sharding.operatorstarter.dev/state=ready}, if it is
+     * still at the observed resourceVersion (a merge patch with the version as precondition: the
+     * member's record is left as it is). The member's next renewal, if based on the version before,
+     * then fails once with a conflict and is retried (plan §7, risk 7).
+     *
+     * @return {@link Outcome.Labelled}, {@link Outcome.Changed} (409 or 404), or {@link Outcome.Failed}
+     */
+    Outcome markReady(Lease observed) {
+        String name = observed.getMetadata().getName();
+        String body = LabelPatch.at(observed.getMetadata().getResourceVersion()).label(ShardLabels.STATE_LABEL, READY)
+                .toString();
+        try {
+            return new Outcome.Labelled(leases.withDeadline(deadline).patch(name, PatchType.MERGE, body));
+        } catch (RuntimeException e) {
+            if (ApiErrors.isConflict(e) || ApiErrors.isNotFound(e)) {
+                return new Outcome.Changed();
+            }
+            log.warn("cannot label lease {} ready: {}", name, e.getMessage());
             return new Outcome.Failed(e);
         }
     }

@@ -111,6 +111,11 @@ final class Members {
         }
     }
 
+    /** Every member as last observed, by shard id. */
+    synchronized SortedMap<String, Observation> observations() {
+        return Collections.unmodifiableSortedMap(new TreeMap<>(observed));
+    }
+
     /** {@code shardId} as last observed; empty when no Lease names it. */
     synchronized Optional<Observation> get(String shardId) {
         return Optional.ofNullable(observed.get(shardId));

@@ -20,8 +20,6 @@ import java.util.function.ToIntBiFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What makes a controller a shard's: before each reconcile, from the shard's own cache of the
@@ -151,12 +149,6 @@ final class ShardDecorator<T extends HasMetadata> implements ControllerDecorator
 
     /** The acknowledgement: token and drain label removed, if the object is still at {@code resourceVersion}. */
     static String ackPatch(ShardLabels labels, @Nullable String resourceVersion) {
-        ObjectNode patch = JsonNodeFactory.instance.objectNode();
-        ObjectNode metadata = patch.putObject("metadata");
-        metadata.put("resourceVersion", Objects.requireNonNullElse(resourceVersion, ""));
-        ObjectNode removed = metadata.putObject("labels");
-        removed.putNull(labels.token()); // a JSON merge patch removes a key whose value is null
-        removed.putNull(labels.drain());
-        return patch.toString(); // text: the client's mapper would leave the nulls out
+        return LabelPatch.at(resourceVersion).label(labels.token(), null).label(labels.drain(), null).toString();
     }
 }

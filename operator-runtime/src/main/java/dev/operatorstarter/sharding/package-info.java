@@ -5,7 +5,11 @@
  * {@link dev.operatorstarter.sharding.Membership} in the ring: a Lease of its own, campaigned for
  * by the unchanged leader elector, which taints the member for good once someone else took it;
  * and the {@link dev.operatorstarter.sharding.MemberState} the assigner judges each member in, on
- * its own clock from when it saw the member's Lease change.
+ * its own clock from when it saw the member's Lease change. The assigner runs in each term of the
+ * operator's leader: over metadata-only caches of every {@link dev.operatorstarter.sharding.ShardedResource}
+ * it gives each object the shard the ring of READY members names, labelling its children first, asks
+ * a live shard to drain an object the ring moves, and forces objects off members whose Lease was
+ * released or taken; it takes a member's Lease once it went unrenewed for the lease duration.
  * Being built for issue 21; the plan is {@code docs/design/sharding-plan.md}.
  */
 @NullMarked

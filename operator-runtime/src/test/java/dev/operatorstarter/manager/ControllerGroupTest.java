@@ -11,7 +11,7 @@ import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ControllerOptions;
 import dev.operatorstarter.controller.ReconcileRequest;
 import dev.operatorstarter.controller.ReconcileResult;
-import dev.operatorstarter.leaderelection.Leadership;
+import dev.operatorstarter.testing.FakeLeadership;
 import dev.operatorstarter.testing.FakeListerWatcher;
 import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -19,34 +19,11 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Leadership changes as the elector reports them; the controllers' work is covered by the ITs. */
 class ControllerGroupTest {
-
-    /** A term whose validity the test sets; counts how often it is asked. */
-    static final class Term implements Leadership {
-        final AtomicBoolean valid = new AtomicBoolean(true);
-        final AtomicInteger checks = new AtomicInteger();
-
-        @Override
-        public boolean isValid() {
-            checks.incrementAndGet();
-            return valid.get();
-        }
-
-        @Override
-        public void awaitEnd() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean awaitEnd(Duration timeout) {
-            throw new UnsupportedOperationException();
-        }
-    }
 
     @Test
     void theControllersOfATermReconcileNothingOnceTheTermIsNoLongerValid() throws Exception {
@@ -65,14 +42,14 @@ class ControllerGroupTest {
         ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system());
         manager.add(controller, "configmaps");
         try {
-            Term term = new Term();
+            FakeLeadership term = new FakeLeadership();
             manager.onStartedLeading(term);
             await().until(() -> reconciled.equals(List.of("a")));
 
-            term.valid.set(false); // renewals stopped; the elector has not ended the term yet
-            int checksSoFar = term.checks.get();
+            term.setValid(false); // renewals stopped; the elector has not ended the term yet
+            int checksSoFar = term.checks();
             controller.enqueue(new ReconcileRequest("ns", "b"));
-            await().until(() -> term.checks.get() >= checksSoFar + 2 || reconciled.size() > 1);
+            await().until(() -> term.checks() >= checksSoFar + 2 || reconciled.size() > 1);
             assertThat(reconciled).containsExactly("a");
             assertThat(controller.isRunning()).isTrue();
         } finally {
@@ -84,13 +61,13 @@ class ControllerGroupTest {
     @Test
     void afterALostTermAReelectingReplicaRunsItsControllersAgainInTheNextTerm() {
         ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system());
-        manager.onStartedLeading(new Term());
+        manager.onStartedLeading(new FakeLeadership());
         assertThat(manager.isActive()).isTrue();
 
         manager.onStoppedLeading();
         assertThat(manager.isActive()).isFalse();
 
-        manager.onStartedLeading(new Term());
+        manager.onStartedLeading(new FakeLeadership());
         assertThat(manager.isActive()).isTrue();
     }
 
@@ -98,10 +75,10 @@ class ControllerGroupTest {
     void withShutdownOnLossTheHookRunsOnceAndNoLaterTermStartsTheControllers() {
         AtomicInteger shutdowns = new AtomicInteger();
         ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), shutdowns::incrementAndGet, TimeSource.system());
-        manager.onStartedLeading(new Term());
+        manager.onStartedLeading(new FakeLeadership());
 
         manager.onStoppedLeading();
-        manager.onStartedLeading(new Term()); // the lease was won back before the context closed
+        manager.onStartedLeading(new FakeLeadership()); // the lease was won back before the context closed
         manager.onStoppedLeading();
 
         assertThat(shutdowns).hasValue(1);

@@ -50,6 +50,12 @@ class MemberLeaseIT {
         return member;
     }
 
+    /** The member renews its Lease, as its elector would. */
+    private static void renew(MemberLock member) {
+        ResourceLock.Observed seen = member.get(DEADLINE).orElseThrow();
+        member.update(seen.record().writtenBy("replica-1", LEASE, Instant.now()), seen.version(), DEADLINE);
+    }
+
     private static ResourceClient<Lease> leases(TestNamespace namespace) {
         return client.coordinationV1().leases().inNamespace(namespace.name());
     }
@@ -88,8 +94,7 @@ class MemberLeaseIT {
     void aTakeAfterTheMemberRenewedFailsWithAConflictAndChangesNothing(TestNamespace namespace) {
         MemberLock member = joined(namespace);
         Lease observed = leases(namespace).get(NAME);
-        ResourceLock.Observed seen = member.get(DEADLINE).orElseThrow();
-        member.update(seen.record().writtenBy("replica-1", LEASE, Instant.now()), seen.version(), DEADLINE);
+        renew(member);
 
         assertThat(assigner(namespace).take(observed)).isInstanceOf(LeaseTake.Outcome.Changed.class);
 
@@ -116,5 +121,26 @@ class MemberLeaseIT {
         assertThat(leases(namespace).find(NAME)).isEmpty();
         assertThat(assigner.deleteOrphan(taken)).as("gone already").isInstanceOf(LeaseTake.Outcome.Deleted.class);
         assertThat(assigner.take(taken)).as("nothing left to take").isInstanceOf(LeaseTake.Outcome.Changed.class);
+    }
+
+    @Test
+    void theReadyLabelIsWrittenOnlyAtTheVersionObservedAndLeavesTheRecordAlone(TestNamespace namespace) {
+        MemberLock member = joined(namespace);
+        Lease observed = leases(namespace).get(NAME);
+        renew(member);
+
+        assertThat(assigner(namespace).markReady(observed)).as("the member renewed since")
+                .isInstanceOf(LeaseTake.Outcome.Changed.class);
+
+        Lease renewed = leases(namespace).get(NAME);
+        LeaseTake.Outcome outcome = assigner(namespace).markReady(renewed);
+
+        assertThat(outcome).isInstanceOf(LeaseTake.Outcome.Labelled.class);
+        Lease labelled = leases(namespace).get(NAME);
+        assertThat(labelled.getMetadata().getLabels()).containsEntry(ShardLabels.STATE_LABEL, "ready")
+                .containsEntry(ShardLabels.SHARD_LABEL, "replica-1");
+        assertThat(labelled.getSpec()).isEqualTo(renewed.getSpec());
+        member.get(DEADLINE);
+        assertThat(taints).as("a label is no taint").hasValue(0);
     }
 }

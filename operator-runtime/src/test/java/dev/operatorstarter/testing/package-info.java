@@ -17,6 +17,9 @@
  *       {@link dev.operatorstarter.leaderelection.ResourceLock} in memory, with the API server's
  *       compare-and-swap, several candidates on one record, and hooks for failing writes and
  *       slow reads.</li>
+ *   <li>{@link dev.operatorstarter.testing.FakeLeadership}: a
+ *       {@link dev.operatorstarter.leaderelection.Leadership} term the test makes invalid or ends,
+ *       for code that runs only while it leads.</li>
  * </ul>
  */
 @NullMarked

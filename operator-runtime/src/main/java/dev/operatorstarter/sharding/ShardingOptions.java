@@ -1,0 +1,158 @@
+package dev.operatorstarter.sharding;
+
+import dev.operatorstarter.internal.DaemonThreads;
+import dev.operatorstarter.internal.Durations;
+import dev.operatorstarter.time.TimeSource;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * How one replica takes part in a ring. Build with {@link #builder(String, String, String)}; the
+ * member Lease's durations default to leader election's and are validated the same way.
+ *
+ * @param ring the ring's name; a DNS label of at most 63 characters; required
+ * @param shardId this replica's member id; a DNS label of at most 63 characters, unique per process; required
+ * @param namespace the namespace of the member Leases; required
+ * @param virtualNodes tokens per member on the hash ring; default 100, 1 to 1000
+ * @param leaseDuration how long a member's Lease lasts unrenewed before the assigner takes it
+ *     (and the duration the assigner writes into a Lease it takes); default 15 s
+ * @param renewDeadline how long a member keeps trying to renew before its term ends; default 10 s;
+ *     less than the lease duration. Also the deadline of each of the assigner's writes: a write
+ *     that takes longer would outlive any leader term it was started in
+ * @param retryPeriod the pause between a member's attempts, and how soon the assigner looks again
+ *     at what waits without an event to wake it (an empty ring, a failed take); default 2 s; the
+ *     renew deadline must exceed 1.2 times it
+ * @param resyncPeriod how often the assigner goes over every object even without a change; default
+ *     5 minutes; zero for never
+ * @param assignerWorkers objects the assigner decides on at once, per sharded resource; default 4
+ * @param arrivalTimeout how long a shard holds back the first reconcile of an object that moved in
+ *     until its children are in its caches; default 10 s
+ * @param orphanTtl how long the Lease of a dead member stays before the assigner deletes it; default 1 minute
+ * @param metrics the assigner's metrics; default {@link ShardingMetrics#NONE}
+ * @param timeSource monotonic time for every duration judged (member states, timers), wall time for
+ *     what is written into Leases; default {@link TimeSource#system()}
+ * @param threadFactory makes the sharding's threads; default daemon threads
+ */
+public record ShardingOptions(String ring, String shardId, String namespace, int virtualNodes, Duration leaseDuration,
+        Duration renewDeadline, Duration retryPeriod, Duration resyncPeriod, int assignerWorkers,
+        Duration arrivalTimeout, Duration orphanTtl, ShardingMetrics metrics, TimeSource timeSource,
+        ThreadFactory threadFactory) {
+
+    private static final int MAX_VIRTUAL_NODES = 1000;
+
+    public ShardingOptions {
+        new ShardLabels(ring, shardId); // validates both, naming each
+        if (namespace == null || namespace.isBlank()) {
+            throw new IllegalArgumentException("namespace (of the member Leases) must not be empty");
+        }
+        if (virtualNodes < 1 || virtualNodes > MAX_VIRTUAL_NODES) {
+            throw new IllegalArgumentException("virtualNodes must be 1 to " + MAX_VIRTUAL_NODES + ", was " + virtualNodes);
+        }
+        Durations.requireLeaseTimings(leaseDuration, renewDeadline, retryPeriod); // as leader election's
+        Durations.requireNotNegative(resyncPeriod, "resyncPeriod");
+        if (assignerWorkers < 1) {
+            throw new IllegalArgumentException("assignerWorkers must be at least 1, was " + assignerWorkers);
+        }
+        Durations.requirePositive(arrivalTimeout, "arrivalTimeout");
+        Durations.requirePositive(orphanTtl, "orphanTtl");
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(timeSource, "timeSource");
+        Objects.requireNonNull(threadFactory, "threadFactory");
+    }
+
+    /** The options of member {@code shardId} of {@code ring}, whose Leases are in {@code namespace}. */
+    public static Builder builder(String ring, String shardId, String namespace) {
+        return new Builder(ring, shardId, namespace);
+    }
+
+    /** The ring's label keys, with this replica's shard id. */
+    public ShardLabels labels() {
+        return new ShardLabels(ring, shardId);
+    }
+
+    /** Builds {@link ShardingOptions}; see the record for the defaults. */
+    public static final class Builder {
+        private final String ring;
+        private final String shardId;
+        private final String namespace;
+        private int virtualNodes = 100;
+        private Duration leaseDuration = Duration.ofSeconds(15);
+        private Duration renewDeadline = Duration.ofSeconds(10);
+        private Duration retryPeriod = Duration.ofSeconds(2);
+        private Duration resyncPeriod = Duration.ofMinutes(5);
+        private int assignerWorkers = 4;
+        private Duration arrivalTimeout = Duration.ofSeconds(10);
+        private Duration orphanTtl = Duration.ofMinutes(1);
+        private ShardingMetrics metrics = ShardingMetrics.NONE;
+        private TimeSource timeSource = TimeSource.system();
+        private ThreadFactory threadFactory = DaemonThreads.unnamed();
+
+        private Builder(String ring, String shardId, String namespace) {
+            this.ring = ring;
+            this.shardId = shardId;
+            this.namespace = namespace;
+        }
+
+        public Builder virtualNodes(int virtualNodes) {
+            this.virtualNodes = virtualNodes;
+            return this;
+        }
+
+        public Builder leaseDuration(Duration leaseDuration) {
+            this.leaseDuration = leaseDuration;
+            return this;
+        }
+
+        public Builder renewDeadline(Duration renewDeadline) {
+            this.renewDeadline = renewDeadline;
+            return this;
+        }
+
+        public Builder retryPeriod(Duration retryPeriod) {
+            this.retryPeriod = retryPeriod;
+            return this;
+        }
+
+        public Builder resyncPeriod(Duration resyncPeriod) {
+            this.resyncPeriod = resyncPeriod;
+            return this;
+        }
+
+        public Builder assignerWorkers(int assignerWorkers) {
+            this.assignerWorkers = assignerWorkers;
+            return this;
+        }
+
+        public Builder arrivalTimeout(Duration arrivalTimeout) {
+            this.arrivalTimeout = arrivalTimeout;
+            return this;
+        }
+
+        public Builder orphanTtl(Duration orphanTtl) {
+            this.orphanTtl = orphanTtl;
+            return this;
+        }
+
+        public Builder metrics(ShardingMetrics metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = timeSource;
+            return this;
+        }
+
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = threadFactory;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the field that is out of range */
+        public ShardingOptions build() {
+            return new ShardingOptions(ring, shardId, namespace, virtualNodes, leaseDuration, renewDeadline, retryPeriod,
+                    resyncPeriod, assignerWorkers, arrivalTimeout, orphanTtl, metrics, timeSource, threadFactory);
+        }
+    }
+}

@@ -355,7 +355,7 @@ class ShardingIT {
                         CountDownLatch stall = stalled.get(id);
                         if (stall != null) {
                             stalling.countDown();
-                            awaitIgnoringInterrupts(stall);
+                            Uninterruptibly.await(stall); // as a reconcile that ignores interrupts
                         }
                         return handler.reconcile(request);
                     } finally {
@@ -364,21 +364,6 @@ class ShardingIT {
                 };
             }
         };
-    }
-
-    /** Waits for {@code latch} as a reconcile that ignores interrupts would. */
-    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (latch.getCount() > 0) {
-            try {
-                latch.await();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     // ---- checks

@@ -3,6 +3,7 @@ package dev.operatorstarter.manager;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.Uninterruptibly;
 import dev.operatorstarter.cache.InformerOptions;
 import dev.operatorstarter.cache.ReflectorOptions;
 import dev.operatorstarter.cache.SharedIndexInformer;
@@ -149,11 +150,7 @@ class ControllerGroupTest {
         SharedIndexInformer<ConfigMap> informer = informer();
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch reconciling = new CountDownLatch(1);
-        Controller<ConfigMap> stubborn = controller(informer, request -> {
-            reconciling.countDown();
-            awaitIgnoringInterrupts(release);
-            return ReconcileResult.done();
-        });
+        Controller<ConfigMap> stubborn = stubborn(informer, reconciling, release);
         ControllerGroup shard = new ControllerGroup(Duration.ofMillis(100), null, TimeSource.system(), true);
         shard.add(stubborn, "configmaps");
         ControllerGroup quick = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system(), true);
@@ -177,11 +174,7 @@ class ControllerGroupTest {
         SharedIndexInformer<ConfigMap> informer = informer();
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch reconciling = new CountDownLatch(1);
-        Controller<ConfigMap> stubborn = controller(informer, request -> {
-            reconciling.countDown();
-            awaitIgnoringInterrupts(release);
-            return ReconcileResult.done();
-        });
+        Controller<ConfigMap> stubborn = stubborn(informer, reconciling, release);
         ControllerGroup shard = new ControllerGroup(Duration.ofSeconds(5), null, TimeSource.system(), true);
         shard.add(stubborn, "configmaps");
         try {
@@ -211,24 +204,19 @@ class ControllerGroupTest {
         return informer;
     }
 
+    /** A controller whose reconcile says it began, then runs until {@code release} opens, ignoring interrupts. */
+    private static Controller<ConfigMap> stubborn(SharedIndexInformer<ConfigMap> informer, CountDownLatch reconciling,
+            CountDownLatch release) {
+        return controller(informer, request -> {
+            reconciling.countDown();
+            Uninterruptibly.await(release);
+            return ReconcileResult.done();
+        });
+    }
+
     private static Controller<ConfigMap> controller(SharedIndexInformer<ConfigMap> informer,
             ReconcileHandler<ConfigMap> handler) {
         return Controller.builder(ControllerOptions.builder("gated").build(), ResourceType.of(ConfigMap.class), informer)
                 .build(handler);
-    }
-
-    /** A reconcile that ignores interrupts: it ends only when the test lets it. */
-    private static void awaitIgnoringInterrupts(CountDownLatch release) {
-        boolean interrupted = false;
-        while (release.getCount() > 0) {
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

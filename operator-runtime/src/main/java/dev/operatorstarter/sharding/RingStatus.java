@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param shardId this replica's member id
  * @param lease this replica's member Lease, {@code namespace/name}
  * @param phase where this replica's membership stands
- * @param assigner whether this replica assigns (it leads the operator's leader election and its
- *        assigner's caches are synced)
+ * @param assigner whether this replica assigns: it is in a term of the operator's leader election
+ *        (early in a term the members and counts fill in as the assigner's caches sync)
  * @param members every member whose Lease this replica sees, sorted by shard id
  * @param pendingDrains objects whose drain is requested and not yet acknowledged; null unless {@code assigner}
  * @param unassigned primary objects without a token that wait for a member; null unless {@code assigner}

@@ -26,7 +26,8 @@
  *       review to its answer; serving them is the starter's part.</li>
  *   <li>{@code dev.operatorstarter.sharding}: one controller's objects spread over the replicas
  *       of a ring (consistent hashing, the assignment labels, each replica's membership, the
- *       leader's assigner); being built (issue 21).</li>
+ *       leader's assigner), behind the {@code Sharding} facade that the {@code Manager} runs; the
+ *       starter's wiring is still to come (issue 21).</li>
  *   <li>{@code dev.operatorstarter.internal}: machinery the packages share (JSON, PEM, backoff, the
  *       token bucket, duration checks, daemon thread factories, polling). <b>Not API</b>: public only so the
  *       packages can share it, and it may change in any release.</li>

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -164,6 +165,17 @@ public final class SharedInformerFactory implements AutoCloseable {
     /** The resources of the informers made so far, each once, in the order first asked for. */
     public synchronized List<GroupVersionResource> resources() {
         return informers.keySet().stream().map(Key::resource).distinct().toList();
+    }
+
+    /**
+     * The resource {@code informer} caches, when this factory made it; empty for an informer made
+     * elsewhere. For code handed informers that needs to know what they hold (sharding counts a
+     * moved object's children per resource).
+     */
+    public synchronized Optional<GroupVersionResource> resourceOf(SharedIndexInformer<?> informer) {
+        Objects.requireNonNull(informer, "informer");
+        return informers.entrySet().stream().filter(entry -> entry.getValue() == informer).map(entry -> entry.getKey()
+                .resource()).findFirst();
     }
 
     /** The informers made so far. */

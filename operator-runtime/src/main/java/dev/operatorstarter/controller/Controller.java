@@ -138,6 +138,14 @@ public final class Controller<T extends HasMetadata> {
     }
 
     /**
+     * Reconciles running now: by this run's workers, and by workers an earlier {@link #stop} gave up
+     * on (interrupted, and still running). Zero means nothing of this controller acts any more; never blocks.
+     */
+    public int reconcilesInFlight() {
+        return reconciling.size();
+    }
+
+    /**
      * Registers with the informers, waits until they and this controller's handlers have synced,
      * then starts the workers.
      *

@@ -13,6 +13,7 @@ import dev.operatorstarter.leaderelection.LeaderCallbacks;
 import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.internal.Poll;
 import dev.operatorstarter.manager.ManagerOptions.OnMissingResource;
+import dev.operatorstarter.sharding.Sharding;
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,6 +51,14 @@ import org.slf4j.LoggerFactory;
  * manager campaigns again, or, with {@link Builder#onLostLeadership}, stops for good and runs that
  * hook (to end the process, so the pod restarts with a clean state).
  *
+ * <p>Sharding ({@link Builder#sharding}, which needs leader election): the controllers added with
+ * {@link #addSharded} are this replica's shard's. They run in the terms of the replica's own member
+ * Lease, which it campaigns for next to the leader election once the caches synced, each worker
+ * checking that term's validity before each reconcile; the leader runs the ring's assigner in each
+ * of its terms, after its own controllers. {@link #close()} stops the shard's controllers first and
+ * releases the member Lease only if they all finished (else leaves it to expire), then goes on as
+ * without sharding.
+ *
  * <p>Usage: build it, make informers with {@link #informers()}, {@link #add} controllers built on
  * them, then {@link #start()}. The client is the caller's: close it after the manager. A manager
  * runs once; it cannot start again after {@link #close()} (informers cannot be restarted).
@@ -69,6 +78,8 @@ public final class Manager implements AutoCloseable {
     private final @Nullable EventBroadcaster events;
     private final @Nullable LeaderElector elector;
     private final ControllerGroup controllers;
+    private final @Nullable Sharding sharding;
+    private final ControllerGroup shards;
     private final ManagerOptions options;
     private final Object lock = new Object();
     private State state = State.NEW; // guarded by lock
@@ -78,11 +89,16 @@ public final class Manager implements AutoCloseable {
     private Manager(Builder builder) {
         this.client = builder.client;
         this.options = builder.options;
+        this.sharding = builder.sharding;
         this.informers = builder.informers != null ? builder.informers
-                : new SharedInformerFactory(client, InformerOptions.defaults());
+                : sharding != null ? sharding.informers() : new SharedInformerFactory(client, InformerOptions.defaults());
         this.events = builder.events;
         this.controllers = new ControllerGroup(options.shutdownTimeout(), builder.onLostLeadership,
-                options.timeSource());
+                options.timeSource(), false);
+        this.shards = new ControllerGroup(options.shutdownTimeout(), null, options.timeSource(), true);
+        if (sharding != null) {
+            controllers.addTermTask(sharding.assigner());
+        }
         this.elector = builder.elector == null ? null
                 : Objects.requireNonNull(builder.elector.apply(controllers), "the leader elector factory returned null");
     }
@@ -130,14 +146,50 @@ public final class Manager implements AutoCloseable {
         return this;
     }
 
-    /** Every controller's state; cheap, never calls the API server. */
-    public List<ControllerStatus> controllers() {
-        return controllers.status();
+    /**
+     * Adds a controller of this replica's shard ({@linkplain ControllerStatus#sharded() sharded}),
+     * started and stopped with the terms of its member Lease; {@code resource} says what it
+     * reconciles. Build it on informers over {@link Sharding#narrow narrowed} scopes and
+     * {@code decoratedBy(sharding.decorator(...))}. Add every controller before {@link #start()}.
+     *
+     * @throws IllegalStateException without {@link Builder#sharding}, or once the manager has started
+     */
+    public Manager addSharded(Controller<?> controller, String resource) {
+        Objects.requireNonNull(controller, "controller");
+        Objects.requireNonNull(resource, "resource");
+        synchronized (lock) {
+            if (sharding == null) {
+                throw new IllegalStateException("add sharded controller " + controller.name() + " to a manager with "
+                        + "sharding: Manager.builder(client).sharding(...)");
+            }
+            if (state != State.NEW) {
+                throw new IllegalStateException("add controller " + controller.name() + " before the manager starts");
+            }
+            shards.add(controller, resource);
+        }
+        return this;
     }
 
-    /** True while this replica's controllers should run: it leads, or there is no election. */
+    /** The sharding, when this replica is a member of a ring. */
+    public Optional<Sharding> sharding() {
+        return Optional.ofNullable(sharding);
+    }
+
+    /** Every controller's state, the leader's first, then the shard's; cheap, never calls the API server. */
+    public List<ControllerStatus> controllers() {
+        List<ControllerStatus> all = new ArrayList<>(controllers.status());
+        all.addAll(shards.status());
+        return all;
+    }
+
+    /** True while this replica's (leader-gated) controllers should run: it leads, or there is no election. */
     public boolean isActive() {
         return controllers.isActive();
+    }
+
+    /** True while this replica's sharded controllers should run: it is in a term of its member Lease. */
+    public boolean isMember() {
+        return sharding != null && shards.isActive();
     }
 
     /** True between {@link #start()} and {@link #close()}. */
@@ -158,7 +210,8 @@ public final class Manager implements AutoCloseable {
      * @throws InformerSyncException when the caches do not sync within {@link ManagerOptions#cacheSyncTimeout()};
      *     the manager stays started (the informers keep trying): close it
      * @throws InterruptedException if interrupted while waiting
-     * @throws IllegalStateException when the manager started or closed before
+     * @throws IllegalStateException when the manager started or closed before, or the sharding
+     *     refuses to start (a registered resource whose controller is not decorated)
      */
     public void start() throws InterruptedException {
         synchronized (lock) {
@@ -309,6 +362,9 @@ public final class Manager implements AutoCloseable {
                 log.error("{}; still waiting", e.getMessage());
             } catch (InterruptedException e) {
                 return; // closed
+            } catch (RuntimeException e) {
+                log.error("The operator did not start: {}", e.getMessage(), e); // the sharding refused to start
+                return;
             }
         }
     }
@@ -317,6 +373,9 @@ public final class Manager implements AutoCloseable {
         if (elector != null) {
             synchronized (lock) { // so close() cannot slip between the check and the start
                 if (state == State.STARTED) {
+                    if (sharding != null) {
+                        sharding.start(shards); // the member's share is cached: its Lease may appear
+                    }
                     elector.start();
                 }
             }
@@ -326,10 +385,13 @@ public final class Manager implements AutoCloseable {
     }
 
     /**
-     * Stops for good, in reverse order: ends a background start-up's wait, stops the controllers
-     * (reconciles in flight get {@link ManagerOptions#shutdownTimeout()}), closes the elector (which
-     * releases the lease when so configured, once nothing runs here any more), the informers and the
-     * event broadcaster. Idempotent; does not close the client.
+     * Stops for good, in reverse order: ends a background start-up's wait; with sharding, stops the
+     * shard's controllers, then releases the member Lease if they all finished (so the assigner moves
+     * their objects at once) or else leaves it to expire; stops the leader's controllers and the
+     * assigner (reconciles in flight get what is left of {@link ManagerOptions#shutdownTimeout()},
+     * which both groups share), closes the elector (which releases the lease when so configured,
+     * once nothing runs here any more), the informers and the event broadcaster. Idempotent; does
+     * not close the client.
      */
     @Override
     public void close() {
@@ -343,6 +405,9 @@ public final class Manager implements AutoCloseable {
             waiting = startup;
             startup = null;
             if (!started) {
+                if (sharding != null) {
+                    sharding.close(); // never started: nothing to release
+                }
                 informers.close();
                 return;
             }
@@ -350,7 +415,18 @@ public final class Manager implements AutoCloseable {
         if (waiting != null) {
             waiting.interrupt();
         }
-        controllers.close();
+        TimeSource time = options.timeSource();
+        long deadline = time.deadlineAfter(options.shutdownTimeout());
+        if (sharding != null) {
+            if (shards.close(options.shutdownTimeout())) {
+                sharding.close();
+            } else {
+                log.warn("Some reconciles of the shard's controllers did not finish within {}: leaving member lease {} "
+                        + "to expire instead of releasing it", options.shutdownTimeout(), sharding.membership().lease());
+                sharding.abandon();
+            }
+        }
+        controllers.close(Duration.ofNanos(Math.max(0, time.nanosUntil(deadline))));
         if (elector != null) {
             elector.close();
         }
@@ -369,6 +445,7 @@ public final class Manager implements AutoCloseable {
         private @Nullable EventBroadcaster events;
         private @Nullable Function<LeaderCallbacks, LeaderElector> elector;
         private @Nullable Runnable onLostLeadership;
+        private @Nullable Sharding sharding;
 
         private Builder(KubernetesClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -380,7 +457,10 @@ public final class Manager implements AutoCloseable {
             return this;
         }
 
-        /** The informer factory to run; default a new one on the client with {@link InformerOptions#defaults()}. */
+        /**
+         * The informer factory to run; default the {@linkplain #sharding sharding's}, else a new one on
+         * the client with {@link InformerOptions#defaults()}.
+         */
         public Builder informers(SharedInformerFactory informers) {
             this.informers = Objects.requireNonNull(informers, "informers");
             return this;
@@ -411,7 +491,32 @@ public final class Manager implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Makes this replica a member of {@code sharding}'s ring: controllers added with
+         * {@link Manager#addSharded} run in its member terms, and the ring's assigner runs in each
+         * leader term. Needs {@link #leaderElection} (the elected replica assigns), and the
+         * sharding's informer factory as the manager's.
+         */
+        public Builder sharding(Sharding sharding) {
+            this.sharding = Objects.requireNonNull(sharding, "sharding");
+            return this;
+        }
+
+        /**
+         * @throws IllegalStateException with sharding but no leader election, or an informer factory
+         *     that is not the sharding's
+         */
         public Manager build() {
+            if (sharding != null) {
+                if (elector == null) {
+                    throw new IllegalStateException("sharding needs leader election: the elected replica assigns "
+                            + "objects to the ring's members (Manager.Builder.leaderElection)");
+                }
+                if (informers != null && informers != sharding.informers()) {
+                    throw new IllegalStateException("the manager must run the informer factory the sharding of ring "
+                            + sharding.ring() + " was built on (it watches the ring's member Leases there)");
+                }
+            }
             return new Manager(this);
         }
     }

@@ -9,27 +9,15 @@ import org.jspecify.annotations.Nullable;
  * operator endpoint (the part of the ring's status only the assigner knows). A snapshot: built from
  * local state, never from the API server.
  *
- * @param members every member whose Lease the assigner sees, by shard id
+ * @param members every member whose Lease the assigner sees, by shard id, with the objects each holds
  * @param pendingDrains objects whose drain is requested and not yet acknowledged
  * @param oldestPendingDrain how long the oldest of them has waited; null when none does
  * @param unassigned primary objects without a token that wait for a member
  */
-record AssignerStatus(List<Member> members, int pendingDrains, @Nullable Duration oldestPendingDrain, int unassigned) {
+record AssignerStatus(List<RingStatus.MemberStatus> members, int pendingDrains, @Nullable Duration oldestPendingDrain,
+        int unassigned) {
 
     AssignerStatus {
         members = List.copyOf(members);
-    }
-
-    /**
-     * One member as the assigner judges it.
-     *
-     * @param shardId the member
-     * @param lease its Lease, {@code namespace/name}
-     * @param state its state now
-     * @param holder its Lease's holder ({@code ""} when released, {@code assigner:<id>} when taken)
-     * @param sinceChange how long ago the assigner saw its Lease's record change
-     * @param objects primary objects whose token names it, in the assigner's caches
-     */
-    record Member(String shardId, String lease, MemberState state, String holder, Duration sinceChange, int objects) {
     }
 }

@@ -104,9 +104,7 @@ final class AssignerTerm {
             for (InformerScope scope : ownedResource.scopes()) {
                 SharedIndexInformer<PartialObjectMetadata> informer = factory.metadataInformerFor(ownedResource.resource(),
                         scope);
-                if (!informer.indexer().indexNames().contains(resource.ownerIndex())) {
-                    informer.addIndexers(Map.of(resource.ownerIndex(), resource.ownerKeys()));
-                }
+                resource.indexOwners(informer);
                 owned.put(informer, ownedResource.resource());
             }
         }
@@ -250,11 +248,9 @@ final class AssignerTerm {
                 }
             }
         }
-        List<AssignerStatus.Member> seen = new ArrayList<>();
-        members.observations().forEach((shardId, observed) -> seen.add(new AssignerStatus.Member(shardId,
-                observed.lease().getMetadata().getNamespace() + "/" + observed.lease().getMetadata().getName(),
-                MemberStates.judge(observed, now, options.orphanTtl()), observed.record().holderIdentity(),
-                Duration.ofNanos(now - observed.changedAtNanos()), objects.getOrDefault(shardId, 0))));
+        List<RingStatus.MemberStatus> seen = new ArrayList<>();
+        members.observations().forEach((shardId, observed) -> seen.add(RingStatus.MemberStatus.of(observed, now,
+                options.orphanTtl(), objects.getOrDefault(shardId, 0))));
         return new AssignerStatus(seen, backlog.pendingDrains(), backlog.oldestPendingDrain().orElse(null),
                 backlog.unassigned());
     }

@@ -132,25 +132,7 @@ final class MemberLoop implements AutoCloseable {
 
     /** Feeds {@link Members} from the ring's Lease informer, observing each delivery when it arrives, and wakes the loop. */
     ResourceEventHandler<Lease> handler() {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Lease lease, boolean isInInitialList) {
-                members.observe(lease, time.nanoTime());
-                signal();
-            }
-
-            @Override
-            public void onUpdate(Lease oldLease, Lease newLease) {
-                members.observe(newLease, time.nanoTime());
-                signal();
-            }
-
-            @Override
-            public void onDelete(Lease lease, boolean finalStateUnknown) {
-                members.forget(lease);
-                signal();
-            }
-        };
+        return members.handler(time, this::signal);
     }
 
     /** The ring as last judged; null before {@link #start()}. */

@@ -1,6 +1,8 @@
 package dev.operatorstarter.sharding;
 
+import dev.operatorstarter.cache.ResourceEventHandler;
 import dev.operatorstarter.leaderelection.LeaderElectionRecord;
+import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.time.Duration;
 import java.util.Collections;
@@ -88,6 +90,34 @@ final class Members {
                 : new Observation(shardId, lease, record, nowNanos, false);
         observed.put(shardId, now);
         return Optional.of(now);
+    }
+
+    /**
+     * Feeds these members from a ring's Lease informer, observing each delivery on {@code time} when it
+     * arrives, and runs {@code changed} after each (on the informer's handler thread; it must return quickly).
+     */
+    ResourceEventHandler<Lease> handler(TimeSource time, Runnable changed) {
+        Objects.requireNonNull(time, "time");
+        Objects.requireNonNull(changed, "changed");
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Lease lease, boolean isInInitialList) {
+                observe(lease, time.nanoTime());
+                changed.run();
+            }
+
+            @Override
+            public void onUpdate(Lease oldLease, Lease newLease) {
+                observe(newLease, time.nanoTime());
+                changed.run();
+            }
+
+            @Override
+            public void onDelete(Lease lease, boolean finalStateUnknown) {
+                forget(lease);
+                changed.run();
+            }
+        };
     }
 
     /** The informer delivered the deletion of {@code lease}: its member is named by no Lease any more. */

@@ -23,12 +23,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What makes a controller a shard's: before each reconcile, from the shard's own cache of the
- * primary, it drops a request for an object this shard handed off, acknowledges a drain request
- * instead of reconciling (removing the token and the drain label, with the cached
- * {@code resourceVersion} as a precondition), holds back the first reconcile of an object that
- * moved in until its children did ({@link ArrivalCheck}), and otherwise runs the controller's
- * handler. Its filter lets every drain request through, whatever the controller's own filter
- * drops (a drain changes only a label, which {@code generationChanged} would swallow).
+ * primary, it acknowledges a drain request instead of reconciling (removing the token and the
+ * drain label, with the cached {@code resourceVersion} as a precondition), holds back the first
+ * reconcile of an object that moved in until its children did ({@link ArrivalCheck}), and otherwise
+ * runs the controller's handler. Its filter lets every drain request through, whatever the
+ * controller's own filter drops (a drain changes only a label, which {@code generationChanged}
+ * would swallow).
+ *
+ * <p>A request for an object the shard's cache does not hold reaches the handler (as a deletion)
+ * only when the shard held the object at its last request for it: an object this shard handed off
+ * leaves its caches with several events (its own, then each child's as the assigner relabels it),
+ * and none of them is a deletion; a request mapped from a watched object to an owner in another
+ * shard is none either.
  *
  * <p>The acknowledgement runs in the controller's worker, so the work queue keeps it apart from
  * any reconcile of the same object: once it is written, no reconcile of the object runs here again
@@ -46,8 +52,11 @@ final class ShardDecorator<T extends HasMetadata> implements ControllerDecorator
     private final ArrivalCheck arrivals;
     private final ToIntBiFunction<String, String> children;
     private final Runnable acked;
-    /** Objects this shard acknowledged and whose deletion from its cache is not a deletion. */
-    private final Set<String> handedOff = ConcurrentHashMap.newKeySet();
+    /**
+     * The objects this shard held (its cache showed them with its token) at their last request:
+     * only their absence is a deletion. An acknowledged object leaves the set.
+     */
+    private final Set<String> held = ConcurrentHashMap.newKeySet();
 
     /**
      * @param primaries the primary resource's client, with a deadline shorter than the member term's margin
@@ -92,19 +101,20 @@ final class ShardDecorator<T extends HasMetadata> implements ControllerDecorator
             Optional<T> cached = cache.apply(request);
             if (cached.isEmpty()) {
                 arrivals.forget(key);
-                if (handedOff.remove(key)) {
-                    return ReconcileResult.done(); // it left this shard, it was not deleted
+                if (!held.remove(key)) {
+                    return ReconcileResult.done(); // handed off, or never held here: not a deletion of ours
                 }
                 return handler.reconcile(request); // deleted
             }
-            handedOff.remove(key); // assigned here again
             T object = cached.get();
             Map<String, String> objectLabels = object.getMetadata().getLabels();
             String token = objectLabels == null ? null : objectLabels.get(labels.token());
             if (!labels.shardId().equals(token)) {
+                held.remove(key);
                 log.debug("{}: its token names {}, not this shard {}; not reconciled", key, token, labels.shardId());
                 return ReconcileResult.done();
             }
+            held.add(key);
             if (drainRequested(object)) {
                 return acknowledge(request, object);
             }
@@ -134,7 +144,7 @@ final class ShardDecorator<T extends HasMetadata> implements ControllerDecorator
         } catch (ApiException.NotFound gone) {
             return ReconcileResult.done();
         }
-        handedOff.add(request.key());
+        held.remove(request.key());
         arrivals.forget(request.key());
         acked.run();
         log.debug("{}: drained from shard {}", request.key(), labels.shardId());

@@ -2,6 +2,7 @@ package dev.operatorstarter.sharding;
 
 import dev.operatorstarter.cache.IndexFunction;
 import dev.operatorstarter.cache.InformerScope;
+import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.ResourceType;
 import dev.operatorstarter.controller.OwnerReferences;
@@ -9,6 +10,7 @@ import dev.operatorstarter.controller.ReconcileRequest;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -82,6 +84,13 @@ public record ShardedResource<T extends HasMetadata>(ResourceType<T> type, List<
      */
     <O extends HasMetadata> IndexFunction<O> ownerKeys() {
         return object -> OwnerReferences.controllerRequests(object, type).stream().map(ReconcileRequest::key).toList();
+    }
+
+    /** Adds the owner index ({@link #ownerIndex}) to {@code owned}'s cache, unless it has it already. */
+    <O extends HasMetadata> void indexOwners(SharedIndexInformer<O> owned) {
+        if (!owned.indexer().indexNames().contains(ownerIndex())) {
+            owned.addIndexers(Map.of(ownerIndex(), ownerKeys()));
+        }
     }
 
     private static List<InformerScope> requireScopes(List<InformerScope> scopes, GroupVersionResource resource) {

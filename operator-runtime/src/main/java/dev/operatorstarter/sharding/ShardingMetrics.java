@@ -4,22 +4,38 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * Receives what the assigner does, for the {@code controller_sharding_*} metrics (plan §4.3): how
- * many members are in each state, what it assigned, moved and asked to drain, how long handovers
- * took, and what waits. Label values are bounded: the ring and a resource's {@code plural[.group]},
- * never a shard id or an object's name.
+ * Receives what a ring's replicas do, for the {@code controller_sharding_*} metrics (plan §4.3): on
+ * every replica, whether its member term is valid and the drains its shard acknowledged; on the
+ * replica that assigns, how many members are in each state, what it assigned, moved and asked to
+ * drain, how long handovers took, and what waits. Label values are bounded: the ring and a
+ * resource's {@code plural[.group]}, never a shard id or an object's name.
  *
  * <p>Gauges are pushed: each call gives the current value, which holds until the next call. An
  * assigner whose leader term ends reports zero for its gauges, so on the other replicas (which do
  * not assign) they read zero.
  *
- * <p>Called from the assigner's threads: implementations must be thread-safe, fast, and must not throw.
+ * <p>Called from the sharding's threads (the assigner's, the member elector's, the shard controllers'
+ * workers): implementations must be thread-safe, fast, and must not throw.
  */
 public interface ShardingMetrics {
 
     /** Records nothing. */
     ShardingMetrics NONE = new ShardingMetrics() {
     };
+
+    /**
+     * {@code controller_sharding_member_status{ring}}: this replica's member term started ({@code true})
+     * or ended ({@code false}); 1 while it lasts, as {@code leader_election_master_status}.
+     */
+    default void member(String ring, boolean inTerm) {
+    }
+
+    /**
+     * {@code controller_sharding_drain_acks_total{ring,resource}}: this replica's shard let an object of
+     * {@code resource} go, acknowledging its drain.
+     */
+    default void drainAcknowledged(String ring, String resource) {
+    }
 
     /** {@code controller_sharding_members{ring,state}}: how many members are in each state (every state given, 0 included). */
     default void members(String ring, Map<MemberState, Integer> byState) {

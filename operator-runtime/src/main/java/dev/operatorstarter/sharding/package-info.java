@@ -10,7 +10,14 @@
  * it gives each object the shard the ring of READY members names, labelling its children first, asks
  * a live shard to drain an object the ring moves, and forces objects off members whose Lease was
  * released or taken; it takes a member's Lease once it went unrenewed for the lease duration.
- * Being built for issue 21; the plan is {@code docs/design/sharding-plan.md}.
+ *
+ * <p>The public face is {@link dev.operatorstarter.sharding.Sharding}, one replica's part in a ring:
+ * built from {@link dev.operatorstarter.sharding.ShardingOptions}, it narrows a sharded controller's
+ * informer scopes to the shard's token, registers each {@link dev.operatorstarter.sharding.ShardedResource}
+ * with the assigner, decorates the controller (drain acknowledgements, the wait for moved-in
+ * children), and reports a {@link dev.operatorstarter.sharding.RingStatus}; the manager runs its
+ * lifecycle ({@code Manager.Builder.sharding}). Being built for issue 21; the plan is
+ * {@code docs/design/sharding-plan.md}.
  */
 @NullMarked
 package dev.operatorstarter.sharding;

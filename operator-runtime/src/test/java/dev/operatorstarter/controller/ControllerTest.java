@@ -3,6 +3,7 @@ package dev.operatorstarter.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.Uninterruptibly;
 import dev.operatorstarter.cache.InformerOptions;
 import dev.operatorstarter.cache.ReflectorOptions;
 import dev.operatorstarter.cache.SharedIndexInformer;
@@ -299,11 +300,11 @@ class ControllerTest {
         start(List.of(configMap("a", "1")), fast("timeout-race").threadFactory(threads)
                 .reconcileTimeout(Duration.ofMillis(200)), request -> {
                     if (attempts.incrementAndGet() == 1) {
-                        awaitUninterruptibly(timerFiring);
+                        Uninterruptibly.await(timerFiring);
                         return ReconcileResult.done(); // just as the timer fires: counted as timed out, retried
                     }
                     nextReconcileStarted.countDown();
-                    awaitUninterruptibly(timerDone);
+                    Uninterruptibly.await(timerDone);
                     if (Thread.currentThread().isInterrupted()) {
                         interrupted.add(request.name());
                     }
@@ -315,20 +316,6 @@ class ControllerTest {
         controller.enqueue(new ReconcileRequest("ns", "b"));
         await().until(() -> reconciled.equals(List.of("a", "b")));
         assertThat(registry.get("controller.runtime.reconcile").tag("result", "error").counter().count()).isEqualTo(1);
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (latch.getCount() > 0) {
-            try {
-                latch.await();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Test
@@ -362,7 +349,7 @@ class ControllerTest {
                         try {
                             if (attemptsOfA.incrementAndGet() == 1) {
                                 stuck.countDown();
-                                awaitUninterruptibly(release); // as a read that ignores interrupts
+                                Uninterruptibly.await(release); // as a read that ignores interrupts
                             }
                         } finally {
                             runningA.decrementAndGet();

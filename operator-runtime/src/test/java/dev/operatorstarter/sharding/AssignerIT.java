@@ -114,8 +114,8 @@ class AssignerIT {
         await().atMost(WAIT).until(() -> List.of("a", "b", "c").stream()
                 .allMatch(member -> "ready".equals(lease(member).getMetadata().getLabels().get(ShardLabels.STATE_LABEL))));
         AssignerStatus status = assigner.status().orElseThrow();
-        assertThat(status.members()).extracting(AssignerStatus.Member::state).containsOnly(MemberState.READY);
-        assertThat(status.members()).extracting(AssignerStatus.Member::objects).containsExactlyElementsOf(
+        assertThat(status.members()).extracting(RingStatus.MemberStatus::state).containsOnly(MemberState.READY);
+        assertThat(status.members()).extracting(RingStatus.MemberStatus::objects).containsExactlyElementsOf(
                 List.of("a", "b", "c").stream().map(member -> (int) tokens().values().stream().filter(member::equals)
                         .count()).toList());
         assertThat(status.unassigned()).isZero();
@@ -220,7 +220,7 @@ class AssignerIT {
         await().atMost(WAIT).until(() -> leases().find(ShardLabels.leaseName(RING, "b")).isEmpty());
         assertThat(leases().find(ShardLabels.leaseName(RING, "a"))).isPresent();
         await().atMost(WAIT).until(() -> assigner.status().orElseThrow().members().stream()
-                .map(AssignerStatus.Member::shardId).toList().equals(List.of("a")));
+                .map(RingStatus.MemberStatus::shardId).toList().equals(List.of("a")));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.operatorstarter.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.operatorstarter.cache.ResourceEventHandler;
 import dev.operatorstarter.leaderelection.LeaderElectionRecord;
 import dev.operatorstarter.testing.FakeTimeSource;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -209,5 +211,30 @@ class MemberStatesTest {
                 .isEqualTo(OptionalLong.of(renewedAt + ORPHAN_TTL.toNanos()));
         time.advance(ORPHAN_TTL);
         assertThat(members.nextChangeAt(time.nanoTime(), ORPHAN_TTL)).isEmpty();
+    }
+
+    @Test
+    void theInformersDeliveriesFeedTheMembersAndAMembersStatusIsItsJudgementSinceTheLastChange() {
+        AtomicInteger changes = new AtomicInteger();
+        ResourceEventHandler<Lease> handler = members.handler(time, changes::incrementAndGet);
+        Lease first = held("replica-1", AN_HOUR_AGO);
+        handler.onAdd(first, true);
+        time.advance(Duration.ofSeconds(3));
+        handler.onUpdate(first, lease("replica-1", "replica-1", AN_HOUR_AGO, 0, Map.of("other", "label")));
+
+        RingStatus.MemberStatus status = RingStatus.MemberStatus.of(members.get("replica-1").orElseThrow(),
+                time.nanoTime(), ORPHAN_TTL, null);
+
+        assertThat(changes).hasValue(2);
+        assertThat(status).isEqualTo(new RingStatus.MemberStatus("replica-1", "ns/ring-replica-1", MemberState.READY,
+                "replica-1", Duration.ofSeconds(3), null));
+        time.advance(LEASE);
+        assertThat(RingStatus.MemberStatus.of(members.get("replica-1").orElseThrow(), time.nanoTime(), ORPHAN_TTL, 4))
+                .extracting(RingStatus.MemberStatus::state, RingStatus.MemberStatus::objects)
+                .containsExactly(MemberState.EXPIRED, 4);
+
+        handler.onDelete(first, false);
+        assertThat(members.observations()).isEmpty();
+        assertThat(changes).hasValue(3);
     }
 }

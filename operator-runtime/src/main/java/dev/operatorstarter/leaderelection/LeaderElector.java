@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
  *       without a restart. It never exits the JVM.</li>
  *   <li>{@link #close()} ends the term, releases the lease when configured (another candidate
  *       takes over at its next attempt), and stops campaigning; {@link #abandon()} does the
- *       same without the release (others take over once the lease expires).</li>
+ *       same without the release (others take over once the lease expires). From either on, the
+ *       elector sends no write to the lock (a request already in flight may still land) and
+ *       starts no term.</li>
  * </ul>
  *
  * <p>What it does not guarantee: that the leader's work has stopped when another leader starts,
@@ -271,7 +273,10 @@ public final class LeaderElector implements AutoCloseable {
         return config.renewDeadline();
     }
 
-    /** One attempt to take or keep the lock (client-go's {@code tryAcquireOrRenew}). */
+    /**
+     * One attempt to take or keep the lock (client-go's {@code tryAcquireOrRenew}). Once the elector
+     * is closing (or abandoned) it writes nothing, even after a read that was in flight.
+     */
     Attempt tryAcquireOrRenew() {
         Instant wallNow = config.timeSource().now();
         Optional<ResourceLock.Observed> seen;
@@ -285,6 +290,9 @@ public final class LeaderElector implements AutoCloseable {
         ElectorState afterRead = apply(new ElectorState.Event.Read(seen, now()), "the lock shows another holder");
         if (afterRead instanceof ElectorState.Released) {
             return Attempt.FAILED;
+        }
+        if (isClosing()) {
+            return Attempt.FAILED; // closing or abandoned: no write any more (the read may have hung until now)
         }
         if (seen.isEmpty()) {
             LeaderElectionRecord mine = LeaderElectionRecord.first(lock.identity(), config.leaseDuration(), wallNow);
@@ -342,6 +350,9 @@ public final class LeaderElector implements AutoCloseable {
         monitor.lock();
         try {
             ElectorState before = state;
+            if (event instanceof ElectorState.Event.Wrote && isClosing()) {
+                return before; // a write in flight when closing began starts or renews no term
+            }
             ElectorState after = ElectorState.next(before, event, lock.identity(), config.renewDeadline());
             state = after;
             if (before instanceof ElectorState.Leading && !(after instanceof ElectorState.Leading)) {

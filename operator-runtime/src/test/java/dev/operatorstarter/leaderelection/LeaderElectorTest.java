@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.StatusBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -241,7 +242,8 @@ class LeaderElectorTest {
         CountDownLatch stopped = new CountDownLatch(1);
         CountDownLatch hanging = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
-        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(lock,
+        AtomicInteger writes = new AtomicInteger();
+        LeaderElector elector = new LeaderElector(LeaderElectionConfig.builder(counting(lock, writes),
                 callbacks(leadership -> started.countDown(), stopped::countDown))
                 .leaseDuration(Duration.ofMillis(1500)).renewDeadline(Duration.ofMillis(1000))
                 .retryPeriod(Duration.ofMillis(200)).build());
@@ -256,13 +258,68 @@ class LeaderElectorTest {
             }
         });
         assertThat(hanging.await(10, TimeUnit.SECONDS)).as("a renewal's read hangs").isTrue();
+        int writesBefore = writes.get();
 
-        elector.abandon();
+        elector.abandon(); // interrupts the hung read, which then comes back
 
+        // onStoppedLeading runs as the elector's thread ends, after what it did with that read
         assertThat(stopped.await(10, TimeUnit.SECONDS)).isTrue();
-        // The read in flight may still come back and its renewal land (a request in flight); a release never follows.
+        assertThat(writes).as("no renewal after the read that came back, no release").hasValue(writesBefore);
         assertThat(lock.record().holderIdentity()).isEqualTo("me");
         assertThat(elector.isLeader()).isFalse();
+    }
+
+    @Test
+    void anotherCandidateWaitsTheLeaseDurationAsTheLockRecordsItRoundedUpToWholeSeconds() {
+        LeaderElector holder = new LeaderElector(shortLease(lock.as("holder")).build()); // lease 1.5 s
+        assertThat(holder.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.HELD);
+        assertThat(lock.record().leaseDuration()).isEqualTo(Duration.ofSeconds(2));
+        LeaderElector candidate = new LeaderElector(shortLease(lock).build());
+        assertThat(candidate.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.HELD_BY_OTHER);
+
+        advance(Duration.ofMillis(1500)); // the holder's own lease duration: its record says 2 s
+        assertThat(candidate.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.HELD_BY_OTHER);
+        advance(Duration.ofMillis(500));
+        assertThat(candidate.tryAcquireOrRenew()).isEqualTo(LeaderElector.Attempt.HELD);
+    }
+
+    /** Lease 1.5 s, renew deadline 1 s, retry period 0.2 s, on the fake time source. */
+    private LeaderElectionConfig.Builder shortLease(ResourceLock resourceLock) {
+        return LeaderElectionConfig.builder(resourceLock, callbacks(leadership -> { }, () -> { })).timeSource(time)
+                .leaseDuration(Duration.ofMillis(1500)).renewDeadline(Duration.ofMillis(1000))
+                .retryPeriod(Duration.ofMillis(200));
+    }
+
+    /** {@code delegate}, counting the creates and updates that reach it. */
+    private static ResourceLock counting(ResourceLock delegate, AtomicInteger writes) {
+        return new ResourceLock() {
+            @Override
+            public Optional<Observed> get(Duration deadline) {
+                return delegate.get(deadline);
+            }
+
+            @Override
+            public void create(LeaderElectionRecord record, Duration deadline) {
+                writes.incrementAndGet();
+                delegate.create(record, deadline);
+            }
+
+            @Override
+            public void update(LeaderElectionRecord record, String version, Duration deadline) {
+                writes.incrementAndGet();
+                delegate.update(record, version, deadline);
+            }
+
+            @Override
+            public String identity() {
+                return delegate.identity();
+            }
+
+            @Override
+            public String describe() {
+                return delegate.describe();
+            }
+        };
     }
 
     @Test

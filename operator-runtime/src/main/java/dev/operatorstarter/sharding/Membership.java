@@ -18,11 +18,15 @@ import java.util.Optional;
  *       the renew deadline, a short pause) is followed by a new term once a renewal succeeds again:
  *       phase {@link Phase#LOST}, then {@link Phase#MEMBER}.</li>
  *   <li>Once the member has held its Lease, a read showing the Lease deleted, held or released by
- *       anyone else, or with a changed {@code leaseTransitions} (taken and given back) makes the
+ *       anyone else, with a changed {@code leaseTransitions} (taken and given back), or with a
+ *       renewal this process never sent (another process with the same shard id) makes the
  *       member {@link Phase#TAINTED} for good: it stops campaigning, never writes the Lease again
  *       and never starts another term. The assigner takes a member's Lease before it moves that
  *       member's objects away, so a tainted member may have lost them: only a restart (a new
  *       process, with a new shard id) joins the ring again.</li>
+ *   <li>A Lease naming this member's shard id that this process did not write (an earlier or
+ *       another process with the same id) is treated as another holder's: the member joins only
+ *       once it stayed unrenewed for its lease duration, and takes it with one more transition.</li>
  * </ul>
  *
  * <p>Threading: thread-safe; every method is cheap and local (no call to the API server).

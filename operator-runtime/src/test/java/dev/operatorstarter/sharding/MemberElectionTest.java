@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.operatorstarter.leaderelection.LeaderCallbacks;
+import dev.operatorstarter.leaderelection.LeaderElectionRecord;
 import dev.operatorstarter.leaderelection.Leadership;
 import dev.operatorstarter.sharding.Membership.Phase;
 import dev.operatorstarter.testing.FakeTimeSource;
@@ -113,6 +114,29 @@ class MemberElectionTest {
         member.close();
         assertThat(member.phase()).as("tainted stays tainted").isEqualTo(Phase.TAINTED);
         assertThat(lease.record().holderIdentity()).as("never released by the member").isEqualTo("assigner:replica-0");
+    }
+
+    @Test
+    void aLeaseWithItsShardIdThatThisProcessNeverWroteIsWaitedOutThenTakenWithOneMoreTransition() {
+        // an earlier process with the same shard id left it (or another one renews it)
+        lease.put(LeaderElectionRecord.first(ME, Duration.ofSeconds(15), time.now().minusSeconds(3)));
+        member.start();
+
+        for (int i = 0; i < 6; i++) {
+            nextAttempt(); // 14.4 s in all: less than the lease duration since it was first seen
+        }
+        assertThat(member.phase()).isEqualTo(Phase.JOINING);
+        assertThat(shard).isEmpty();
+        await().until(() -> {
+            if (time.hasWaiterWithin(Duration.ofMillis(2400))) {
+                time.advance(Duration.ofMillis(2400));
+            }
+            return member.phase() == Phase.MEMBER;
+        });
+
+        assertThat(lease.record().holderIdentity()).isEqualTo(ME);
+        assertThat(lease.record().leaderTransitions()).as("taken, so the other process taints").isEqualTo(1);
+        assertThat(tainted).hasValue(0);
     }
 
     @Test

@@ -7,11 +7,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.leaderelection.LeaderElectionRecord;
+import dev.operatorstarter.leaderelection.ResourceLock;
 import dev.operatorstarter.leaderelection.ResourceLock.Observed;
 import dev.operatorstarter.testing.FakeTimeSource;
 import dev.operatorstarter.testing.InMemoryLeaseLock;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -148,14 +150,15 @@ class MemberLockTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"no lease", "a lease without a record", "another holder", "released", "its own, stale"})
+    @ValueSource(strings = {"no lease", "a lease without a record", "another holder", "released",
+        "its id, left by an earlier process"})
     void beforeItsFirstWriteTheMemberTakesNothingForATaint(String found) {
         switch (found) {
             case "no lease" -> { }
             case "a lease without a record" -> lease.put(LeaderElectionRecord.of(null));
             case "another holder" -> lease.put(LeaderElectionRecord.first("replica-9", LEASE, time.now()));
             case "released" -> lease.put(new LeaderElectionRecord("", Duration.ofSeconds(1), null, null, 3));
-            case "its own, stale" -> lease.put(new LeaderElectionRecord(ME, LEASE, time.now(), time.now(), 5));
+            case "its id, left by an earlier process" -> lease.put(new LeaderElectionRecord(ME, LEASE, time.now(), time.now(), 5));
             default -> throw new IllegalArgumentException(found);
         }
 
@@ -172,6 +175,88 @@ class MemberLockTest {
         }).doesNotThrowAnyException();
         renew();
         assertThat(taints).as("its first write sets what counts from then on").hasValue(0);
+    }
+
+    @Test
+    void aLeaseNamingTheMemberThatThisProcessNeverWroteIsAnotherHoldersUntilTakenWithOneMoreTransition() {
+        // left by an earlier process with the same shard id, or renewed by another one running now
+        lease.put(new LeaderElectionRecord(ME, LEASE, time.now(), time.now(), 5));
+
+        Observed seen = member.get(DEADLINE).orElseThrow();
+
+        assertThat(seen.record().holderIdentity()).isEqualTo(ME + MemberLock.NOT_THIS_PROCESS);
+        time.advance(LEASE);
+        writeOver(seen); // as the elector does once that holder's lease ran out: a take
+        assertThat(lease.record().holderIdentity()).isEqualTo(ME);
+        assertThat(lease.record().leaderTransitions()).isEqualTo(6);
+        assertThat(lease.record().acquireTime()).isEqualTo(time.now());
+        renew();
+        assertThat(taints).hasValue(0);
+    }
+
+    @Test
+    void aRenewalThisProcessNeverSentTaintsTheMember() {
+        join();
+        renew();
+        // another process with the same shard id renews over it: same holder, same transitions
+        lease.put(lease.record().writtenBy(ME, LEASE, time.now().plusSeconds(1)));
+
+        member.get(DEADLINE);
+
+        assertThat(taints).hasValue(1);
+        assertThatThrownBy(this::renew).isInstanceOf(ShardingException.MemberTaken.class)
+                .hasMessageContaining("a renewal this process never sent")
+                .hasMessageContaining("another process uses shard id " + ME);
+    }
+
+    @Test
+    void aWriteWhoseAnswerWasLostIsTheMembersOwnWhenAReadShowsIt() {
+        MemberLock member = new MemberLock(answersLost(lease), taints::incrementAndGet);
+        assertThatThrownBy(() -> member.create(LeaderElectionRecord.first(ME, LEASE, time.now()), DEADLINE))
+                .isInstanceOf(ApiException.class);
+
+        Observed created = member.get(DEADLINE).orElseThrow();
+        assertThat(created.record().holderIdentity()).as("its own, not another process's").isEqualTo(ME);
+        time.advance(Duration.ofSeconds(2));
+        Observed renewalLost = created;
+        assertThatThrownBy(() -> member.update(renewalLost.record().writtenBy(ME, LEASE, time.now()),
+                renewalLost.version(), DEADLINE)).isInstanceOf(ApiException.class);
+        member.get(DEADLINE);
+
+        assertThat(taints).hasValue(0);
+        assertThat(lease.record().renewTime()).isEqualTo(time.now());
+    }
+
+    /** {@code delegate}, whose writes land but whose answers are lost: the caller gets a timeout. */
+    private static ResourceLock answersLost(ResourceLock delegate) {
+        return new ResourceLock() {
+            @Override
+            public Optional<Observed> get(Duration deadline) {
+                return delegate.get(deadline);
+            }
+
+            @Override
+            public void create(LeaderElectionRecord record, Duration deadline) {
+                delegate.create(record, deadline);
+                throw failure("Timeout", 504);
+            }
+
+            @Override
+            public void update(LeaderElectionRecord record, String version, Duration deadline) {
+                delegate.update(record, version, deadline);
+                throw failure("Timeout", 504);
+            }
+
+            @Override
+            public String identity() {
+                return delegate.identity();
+            }
+
+            @Override
+            public String describe() {
+                return delegate.describe();
+            }
+        };
     }
 
     @Test

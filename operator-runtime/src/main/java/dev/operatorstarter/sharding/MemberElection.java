@@ -114,12 +114,22 @@ final class MemberElection implements Membership, AutoCloseable {
         return next;
     }
 
-    /** The elector's callbacks around the shard's, and the taint hook: the phase and the term. */
-    private static final class Campaign implements LeaderCallbacks {
+    /**
+     * The elector's callbacks around the shard's, and the taint hook: the phase and the term.
+     *
+     * <p>The elector calls {@link #onStartedLeading} on a thread of its own, which may run late:
+     * after the term ended (its renew deadline passed, or {@link #onStoppedLeading} ran already).
+     * A term that is no longer valid then starts nothing and moves the phase nowhere; the shard's
+     * callbacks are started and stopped in pairs, under this object's lock.
+     */
+    static final class Campaign implements LeaderCallbacks {
         private final LeaderCallbacks callbacks;
         private final Runnable onTainted;
         final AtomicReference<Phase> phase = new AtomicReference<>(Phase.JOINING);
+        /** What {@link MemberElection#term()} shows: the term while {@link Phase#MEMBER}. */
         volatile @Nullable Leadership term;
+        /** The term the shard's callbacks were started for and not yet stopped. Guarded by this. */
+        private @Nullable Leadership started;
         /** Set once, right after the elector is built and before it starts. */
         volatile @Nullable LeaderElector elector;
 
@@ -137,20 +147,28 @@ final class MemberElection implements Membership, AutoCloseable {
         }
 
         @Override
-        public void onStartedLeading(Leadership leadership) {
-            term = leadership;
-            if (move(Phase.MEMBER) != Phase.MEMBER) {
-                term = null; // tainted or left while the elector was starting this term: nothing starts
-                return;
+        public synchronized void onStartedLeading(Leadership leadership) {
+            if (!leadership.isValid() || after(phase.get(), Phase.MEMBER) != Phase.MEMBER) {
+                return; // ended before this thread ran, or tainted or left meanwhile: nothing starts
             }
+            move(Phase.MEMBER);
+            term = leadership;
+            started = leadership;
             callbacks.onStartedLeading(leadership);
         }
 
         @Override
-        public void onStoppedLeading() {
+        public synchronized void onStoppedLeading() {
+            Leadership ending = started;
+            if (ending != null && ending.isValid()) {
+                return; // not the term that ends (the elector ends a term before it calls this)
+            }
+            started = null;
             term = null;
             move(Phase.LOST);
-            callbacks.onStoppedLeading();
+            if (ending != null) {
+                callbacks.onStoppedLeading();
+            }
         }
 
         @Override

@@ -7,6 +7,7 @@ import dev.operatorstarter.leaderelection.LeaderCallbacks;
 import dev.operatorstarter.leaderelection.LeaderElectionRecord;
 import dev.operatorstarter.leaderelection.Leadership;
 import dev.operatorstarter.sharding.Membership.Phase;
+import dev.operatorstarter.testing.FakeLeadership;
 import dev.operatorstarter.testing.FakeTimeSource;
 import dev.operatorstarter.testing.InMemoryLeaseLock;
 import java.time.Duration;
@@ -142,7 +143,7 @@ class MemberElectionTest {
     @Test
     void closeEndsTheTermThenReleasesTheLease() {
         member.start();
-        await().until(() -> member.phase() == Phase.MEMBER);
+        await().until(() -> member.phase() == Phase.MEMBER && shard.contains("start"));
 
         member.close();
 
@@ -155,13 +156,53 @@ class MemberElectionTest {
     @Test
     void abandonEndsTheTermAndLeavesTheLeaseToExpire() {
         member.start();
-        await().until(() -> member.phase() == Phase.MEMBER);
+        await().until(() -> member.phase() == Phase.MEMBER && shard.contains("start"));
 
         member.abandon();
 
         assertThat(member.phase()).isEqualTo(Phase.LEFT);
         assertThat(shard).containsExactly("start", "stop");
         assertThat(lease.record().holderIdentity()).isEqualTo(ME);
+    }
+
+    @Test
+    void aTermThatEndedBeforeItsStartingThreadRanStartsNothingAndMovesThePhaseNowhere() {
+        List<String> calls = new CopyOnWriteArrayList<>();
+        MemberElection.Campaign campaign = new MemberElection.Campaign(new LeaderCallbacks() {
+            @Override
+            public void onStartedLeading(Leadership leadership) {
+                calls.add("start");
+            }
+
+            @Override
+            public void onStoppedLeading() {
+                calls.add("stop");
+            }
+        }, () -> { });
+        FakeLeadership ended = new FakeLeadership();
+        ended.end();
+        campaign.onStoppedLeading(); // the elector ended the term before the thread that starts it ran
+        FakeLeadership lapsed = new FakeLeadership();
+        lapsed.setValid(false); // its renew deadline passed before that thread ran
+
+        campaign.onStartedLeading(ended);
+        campaign.onStartedLeading(lapsed);
+
+        assertThat(campaign.phase.get()).isEqualTo(Phase.LOST);
+        assertThat(campaign.term).isNull();
+        assertThat(calls).isEmpty();
+
+        FakeLeadership next = new FakeLeadership();
+        campaign.onStartedLeading(next);
+        assertThat(campaign.phase.get()).isEqualTo(Phase.MEMBER);
+        campaign.onStoppedLeading(); // not the term that ends: still valid
+        assertThat(campaign.term).as("only the term that ends is cleared").isSameAs(next);
+        assertThat(campaign.phase.get()).isEqualTo(Phase.MEMBER);
+        next.end();
+        campaign.onStoppedLeading();
+        assertThat(campaign.phase.get()).isEqualTo(Phase.LOST);
+        assertThat(campaign.term).isNull();
+        assertThat(calls).as("started and stopped in pairs").containsExactly("start", "stop");
     }
 
     @ParameterizedTest(name = "{0} then {1}: {2}")

@@ -63,7 +63,7 @@ final class AssignerTerm {
     private final ShardingOptions options;
     private final Leadership leadership;
     private final SharedInformerFactory factory;
-    private final Members members = new Members();
+    private final Members members;
     private final Backlog backlog;
     private final MemberLoop loop;
     private final HandlerRegistration leaseEvents;
@@ -81,6 +81,7 @@ final class AssignerTerm {
                 .reflector(ReflectorOptions.builder().timeSource(options.timeSource()).build())
                 .threadFactory(options.threadFactory()).build());
         this.backlog = new Backlog(options.ring(), options.metrics(), options.timeSource());
+        this.members = new Members(options.ring(), options.leaseDuration());
         this.loop = new MemberLoop(members, new LeaseTake(client.coordinationV1().leases().inNamespace(options.namespace()),
                 options.shardId(), options.leaseDuration(), options.renewDeadline(), options.timeSource()), options,
                 leadership::isValid, view -> enqueueEverything());

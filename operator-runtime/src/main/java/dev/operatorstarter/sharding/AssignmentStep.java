@@ -90,7 +90,10 @@ final class AssignmentStep {
         WAITING_FOR_A_MEMBER,
         /** A drain is requested: waiting for the shard's acknowledgement. */
         WAITING_FOR_THE_ACK,
-        /** The owner's shard expired: waiting until its Lease is taken (or it renews). */
+        /**
+         * The owner's shard expired: waiting until its Lease is taken (or it renews), or, when its
+         * Lease was deleted or never seen, until a lease duration has passed.
+         */
         WAITING_FOR_THE_TAKE,
         /** The owner is being deleted where it is. */
         DELETING
@@ -114,7 +117,8 @@ final class AssignmentStep {
      * @param owner the owner's labels
      * @param children the objects it controls
      * @param desired the shard the ring gives it; empty when the ring has no member
-     * @param states each shard's state; a shard the assigner does not know is gone ({@link MemberState#DEAD})
+     * @param states each shard's state (the assigner's {@link MemberLoop.View} also judges shards it saw
+     *     no Lease of: live for a lease duration, then dead); null counts as {@link MemberState#DEAD}
      */
     static Step next(Owner owner, List<Child> children, Optional<String> desired,
             Function<String, @Nullable MemberState> states) {

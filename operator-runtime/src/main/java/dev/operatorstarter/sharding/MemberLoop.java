@@ -50,26 +50,31 @@ final class MemberLoop implements AutoCloseable {
      * The ring as the loop last judged it.
      *
      * @param ring the READY members, hashed
-     * @param states every member observed, by shard id
+     * @param states every member with a Lease or a tombstone, by shard id ({@link Members#states})
+     * @param unknown the state of any other member ({@link Members#unknownState}): EXPIRED for a
+     *     lease duration after the Lease informer synced, DEAD afterwards
      */
-    record View(HashRing ring, SortedMap<String, MemberState> states) {
+    record View(HashRing ring, SortedMap<String, MemberState> states, MemberState unknown) {
 
         View {
             Objects.requireNonNull(ring, "ring");
             states = Collections.unmodifiableSortedMap(new TreeMap<>(states));
+            Objects.requireNonNull(unknown, "unknown");
         }
 
-        /** The state of {@code shardId}; null when no Lease names it (a gone member, for {@link AssignmentStep}). */
-        @Nullable MemberState stateOf(String shardId) {
-            return states.get(shardId);
+        /** The state of {@code shardId}, {@link #unknown} when the loop knows nothing of it. */
+        MemberState stateOf(String shardId) {
+            return states.getOrDefault(shardId, unknown);
         }
 
         /**
          * Whether an object may have to move since {@code previous} (null before the first view): the
-         * ring's members changed, or a member stopped being live (a token naming it may be forced away).
+         * ring's members changed, or a member stopped being live (a token naming it may be forced away),
+         * members never seen among them.
          */
         boolean movesObjectsSince(@Nullable View previous) {
-            return previous == null || !ring.members().equals(previous.ring.members()) || !live().equals(previous.live());
+            return previous == null || !ring.members().equals(previous.ring.members()) || !live().equals(previous.live())
+                    || unknown.live() != previous.unknown.live();
         }
 
         private Set<String> live() {
@@ -142,7 +147,9 @@ final class MemberLoop implements AutoCloseable {
 
     /**
      * Judges the members once on the calling thread (the first view), then goes on on a thread of
-     * its own; does nothing once closed.
+     * its own; does nothing once closed. Call it once the Lease informer's {@link #handler()} has
+     * synced: nothing is judged before, and this moment starts the clock after which a member this
+     * term never saw a Lease of counts as DEAD ({@link Members#synced}).
      */
     synchronized void start() {
         if (stopped) {
@@ -151,6 +158,7 @@ final class MemberLoop implements AutoCloseable {
         if (thread != null) {
             throw new IllegalStateException("the member loop of ring " + options.ring() + " runs already");
         }
+        members.synced(time.nanoTime());
         long next = pass();
         Thread loop = options.threadFactory().newThread(() -> run(next));
         loop.setName("assigner-" + options.ring() + "-members");
@@ -221,7 +229,7 @@ final class MemberLoop implements AutoCloseable {
         long now = time.nanoTime();
         SortedMap<String, Members.Observation> observed = members.observations();
         attempts.keySet().removeIf(key -> !observed.containsKey(key.substring(key.indexOf('/') + 1)));
-        publish(observed, now);
+        publish(now);
         boolean postponed = false;
         for (Chore chore : chores(observed, now, options.orphanTtl(), options.retryPeriod(), attempts)) {
             if (stopped || !leading.getAsBoolean()) {
@@ -235,19 +243,18 @@ final class MemberLoop implements AutoCloseable {
         return postponed && retry - next < 0 ? retry : next;
     }
 
-    private void publish(SortedMap<String, Members.Observation> observed, long now) {
-        SortedMap<String, MemberState> states = new TreeMap<>();
-        observed.forEach((shardId, observation) -> states.put(shardId, MemberStates.judge(observation, now,
-                options.orphanTtl())));
+    private void publish(long now) {
+        SortedMap<String, MemberState> states = members.states(now, options.orphanTtl());
+        MemberState unknown = members.unknownState(now);
         View previous = view;
-        if (previous != null && previous.states().equals(states)) {
+        if (previous != null && previous.states().equals(states) && previous.unknown() == unknown) {
             return;
         }
         List<String> ready = states.entrySet().stream().filter(state -> state.getValue().inRing())
                 .map(Map.Entry::getKey).toList();
         HashRing ring = previous != null && previous.ring().members().equals(Set.copyOf(ready)) ? previous.ring()
                 : HashRing.of(ready, options.virtualNodes());
-        View next = new View(ring, states);
+        View next = new View(ring, states, unknown);
         view = next;
         options.metrics().members(options.ring(), countByState(states));
         if (next.movesObjectsSince(previous)) {

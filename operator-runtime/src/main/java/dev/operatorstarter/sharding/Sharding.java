@@ -62,7 +62,7 @@ public final class Sharding {
     private final ShardCallbacks shard;
     private final MemberElection member;
     /** This replica's own view of the member Leases (the assigner keeps its own per leader term). */
-    private final Members members = new Members();
+    private final Members members;
     private final Object lock = new Object();
     private final List<ShardedResource<?>> registered = new ArrayList<>(); // guarded by lock
     private final Set<ShardedResource<?>> decorated = new HashSet<>(); // guarded by lock
@@ -75,6 +75,7 @@ public final class Sharding {
         this.labels = options.labels();
         this.assigner = new Assigner(client, options);
         this.shard = new ShardCallbacks(options);
+        this.members = new Members(options.ring(), options.leaseDuration());
         String leaseName = ShardLabels.leaseName(options.ring(), options.shardId());
         ResourceLock lease = builder.lease != null ? builder.lease : MemberLock.leaseOf(client, options.namespace(),
                 labels);

@@ -224,6 +224,35 @@ class AssignerIT {
     }
 
     @Test
+    void aMemberWhoseLeaseIsDeletedOrNeverSeenKeepsItsObjectsForALeaseDurationThenTheyMove(TestNamespace test) {
+        namespace = test.name();
+        join("a");
+        join("c", SHORT_LEASE);
+        List<String> names = primaries(8, false);
+        for (String name : List.of("z-0", "z-1")) { // assigned to a member whose Lease is gone already
+            configMaps().create(new ConfigMapBuilder(primary(name)).editMetadata().addToLabels(LABELS.token(), "z")
+                    .endMetadata().build());
+        }
+        long leading = System.nanoTime();
+        lead();
+        await().atMost(WAIT).until(() -> !tokens().containsValue("z"));
+        assertThat(Duration.ofNanos(System.nanoTime() - leading)).as("a lease duration after the Lease informer synced")
+                .isGreaterThanOrEqualTo(SHORT_LEASE);
+        await().atMost(WAIT).until(() -> tokens().size() == names.size() + 2);
+        Map<String, String> held = tokens();
+        assertThat(held).containsValue("c");
+
+        renewing.remove("c").cancel(false);
+        long deleting = System.nanoTime();
+        leases().delete(ShardLabels.leaseName(RING, "c")); // while c still held it: its term may still run
+
+        await().atMost(WAIT).until(() -> !tokens().containsValue("c"));
+        assertThat(Duration.ofNanos(System.nanoTime() - deleting)).as("a lease duration after the deletion")
+                .isGreaterThanOrEqualTo(SHORT_LEASE);
+        assertThat(tokens()).allSatisfy((name, token) -> assertThat(token).as(name).isEqualTo("a"));
+    }
+
+    @Test
     void nothingIsWrittenWhileTheTermIsNotValidNorAfterItEndedAndTheNextTermResumes(TestNamespace test) {
         namespace = test.name();
         join("a");

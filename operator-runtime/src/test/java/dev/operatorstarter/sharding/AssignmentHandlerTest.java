@@ -198,7 +198,7 @@ class AssignmentHandlerTest {
     }
 
     private static MemberLoop.View view(List<String> ring, Map<String, MemberState> states) {
-        return new MemberLoop.View(HashRing.of(ring, 10), new TreeMap<>(states));
+        return new MemberLoop.View(HashRing.of(ring, 10), new TreeMap<>(states), MemberState.DEAD);
     }
 
     private static PartialObjectMetadata object(String name, @Nullable String token, boolean drain, String version) {

@@ -30,7 +30,7 @@ class MemberLoopTest {
     private static final Duration RETRY = Duration.ofSeconds(2);
 
     private final FakeTimeSource time = new FakeTimeSource();
-    private final Members members = new Members();
+    private final Members members = new Members("ring", LEASE);
     private final Map<String, Attempt> attempts = new HashMap<>();
     private int resourceVersion;
 
@@ -125,7 +125,13 @@ class MemberLoopTest {
         assertThat(dead.movesObjectsSince(uncertain)).as("b's objects may be forced away").isTrue();
         assertThat(view(Map.of("a", MemberState.READY, "b", MemberState.ORPHANED)).movesObjectsSince(dead)).isFalse();
         assertThat(view(Map.of("a", MemberState.READY)).movesObjectsSince(dead)).as("b's Lease deleted").isFalse();
-        assertThat(dead.stateOf("c")).as("a member no Lease names").isNull();
+        assertThat(dead.stateOf("c")).as("a member no Lease names, after the first lease duration").isEqualTo(
+                MemberState.DEAD);
+        View early = new View(HashRing.of(List.of("a"), 10), new TreeMap<>(Map.of("a", MemberState.READY)),
+                MemberState.EXPIRED);
+        assertThat(early.stateOf("c")).as("... within it").isEqualTo(MemberState.EXPIRED);
+        assertThat(view(Map.of("a", MemberState.READY)).movesObjectsSince(early))
+                .as("members never seen became DEAD: tokens naming them may be forced away").isTrue();
     }
 
     @Test
@@ -138,6 +144,6 @@ class MemberLoopTest {
     private static View view(Map<String, MemberState> states) {
         List<String> ready = states.entrySet().stream().filter(state -> state.getValue().inRing())
                 .map(Map.Entry::getKey).toList();
-        return new View(HashRing.of(ready, 10), new TreeMap<>(states));
+        return new View(HashRing.of(ready, 10), new TreeMap<>(states), MemberState.DEAD);
     }
 }

@@ -28,7 +28,7 @@ class MemberStatesTest {
     private static final Instant AN_HOUR_AGO = Instant.parse("2025-12-31T23:00:00Z");
 
     private final FakeTimeSource time = new FakeTimeSource();
-    private final Members members = new Members();
+    private final Members members = new Members("ring", LEASE);
     private int resourceVersion;
 
     /** The member Lease of {@code shardId} as the informer would deliver it, at a new resourceVersion. */
@@ -135,7 +135,7 @@ class MemberStatesTest {
     @Test
     void aNewAssignersClocksStartAtItsFirstSight() {
         time.advance(Duration.ofHours(1)); // the member renewed long ago, or the old assigner saw it long ago
-        Members nextTerm = new Members();
+        Members nextTerm = new Members("ring", LEASE);
         nextTerm.observe(held("replica-1", AN_HOUR_AGO), time.nanoTime());
         nextTerm.observe(lease("replica-2", "", AN_HOUR_AGO, 0, Map.of()), time.nanoTime());
 
@@ -166,15 +166,81 @@ class MemberStatesTest {
     }
 
     @Test
-    void aShardThatNoLeaseNamesIsDead() {
-        assertThat(state("replica-9")).isEqualTo(MemberState.DEAD);
+    void aMemberWhoseLeaseWasDeletedWhileItHeldItIsLiveForALeaseDurationAfterTheDeletionThenDead() {
+        members.synced(time.nanoTime());
+        time.advance(LEASE); // members never seen are dead by now
+        deliver(held("replica-1", AN_HOUR_AGO));
+        time.advance(Duration.ofSeconds(14)); // it may have renewed just before the deletion
         Lease lease = held("replica-1", AN_HOUR_AGO);
-        deliver(lease);
+        members.forget(lease, time.nanoTime());
 
-        members.forget(lease);
-
+        assertThat(state("replica-1")).as("its term may still run").isEqualTo(MemberState.EXPIRED);
+        assertThat(members.states(time.nanoTime(), ORPHAN_TTL)).containsExactly(Map.entry("replica-1",
+                MemberState.EXPIRED));
+        assertThat(members.observations()).as("nothing to take").isEmpty();
+        assertThat(members.ready(time.nanoTime())).isEmpty();
+        assertThat(members.nextChangeAt(time.nanoTime(), ORPHAN_TTL)).isEqualTo(OptionalLong.of(time.nanoTime()
+                + LEASE.toNanos()));
+        time.advance(LEASE.minusNanos(1));
+        assertThat(state("replica-1")).isEqualTo(MemberState.EXPIRED);
+        time.advance(Duration.ofNanos(1));
         assertThat(state("replica-1")).isEqualTo(MemberState.DEAD);
+        assertThat(members.states(time.nanoTime(), ORPHAN_TTL)).as("the tombstone is dropped once dead").isEmpty();
+        assertThat(state("replica-1")).isEqualTo(MemberState.DEAD);
+    }
+
+    @Test
+    void aLeaseDeletedAfterItWasReleasedOrTakenLeavesNoTombstone() {
+        members.synced(time.nanoTime());
+        time.advance(LEASE); // past the first lease duration: members never seen are dead
+        Lease taken = lease("replica-2", "assigner:replica-0", AN_HOUR_AGO, 1, Map.of());
+        deliver(taken);
+
+        members.forget(taken, time.nanoTime()); // the assigner's own orphan clean-up
+
+        assertThat(state("replica-2")).isEqualTo(MemberState.DEAD);
         assertThat(members.states(time.nanoTime(), ORPHAN_TTL)).isEmpty();
+    }
+
+    @Test
+    void aShardThatNoLeaseNamesIsLiveForALeaseDurationAfterTheLeaseInformerSyncedThenDead() {
+        assertThat(state("replica-9")).as("nothing judged before the sync").isEqualTo(MemberState.EXPIRED);
+        time.advance(Duration.ofMinutes(5));
+        members.synced(time.nanoTime()); // its Lease may have been deleted just before this term began
+        long syncedAt = time.nanoTime();
+        assertThat(members.unknownState(time.nanoTime())).isEqualTo(MemberState.EXPIRED);
+        assertThat(members.nextChangeAt(time.nanoTime(), ORPHAN_TTL)).isEqualTo(OptionalLong.of(syncedAt
+                + LEASE.toNanos()));
+
+        time.advance(LEASE.minusNanos(1));
+        assertThat(state("replica-9")).isEqualTo(MemberState.EXPIRED);
+        time.advance(Duration.ofNanos(1));
+        assertThat(state("replica-9")).isEqualTo(MemberState.DEAD);
+        members.synced(time.nanoTime()); // only the first sync counts
+        assertThat(state("replica-9")).isEqualTo(MemberState.DEAD);
+        assertThat(members.nextChangeAt(time.nanoTime(), ORPHAN_TTL)).isEmpty();
+    }
+
+    @Test
+    void aLeaseWhoseNameIsNotItsShardLabelsMemberLeaseIsNobodys() {
+        members.synced(time.nanoTime());
+        deliver(held("replica-1", AN_HOUR_AGO));
+        // a second Lease posing as replica-1, and replica-1's own Lease relabelled as replica-2
+        Lease impostor = new LeaseBuilder(held("replica-1", AN_HOUR_AGO.plusSeconds(1))).editMetadata()
+                .withName("ring-replica-1-copy").endMetadata().build();
+        Lease relabelled = new LeaseBuilder(held("replica-1", AN_HOUR_AGO)).editMetadata()
+                .addToLabels(ShardLabels.SHARD_LABEL, "replica-2").endMetadata().build();
+
+        assertThat(members.observe(impostor, time.nanoTime())).isEmpty();
+        assertThat(members.get("replica-1")).get().extracting(observed -> observed.lease().getMetadata().getName())
+                .isEqualTo("ring-replica-1");
+        assertThat(members.observe(relabelled, time.nanoTime())).isEmpty();
+
+        assertThat(members.observations()).isEmpty();
+        assertThat(members.states(time.nanoTime(), ORPHAN_TTL)).as("replica-1's Lease counts as deleted")
+                .containsExactly(Map.entry("replica-1", MemberState.EXPIRED));
+        deliver(held("replica-1", AN_HOUR_AGO.plusSeconds(2))); // its member wrote its labels back
+        assertThat(state("replica-1")).isEqualTo(MemberState.READY);
     }
 
     @Test

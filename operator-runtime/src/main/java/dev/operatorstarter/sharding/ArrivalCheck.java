@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 import org.jspecify.annotations.Nullable;
 
@@ -17,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Each arrival value is checked until it passes once, then never again for that object (a
  * child deleted later is the reconciler's business). A value that does not pass within the
- * timeout (a child deleted meanwhile) passes anyway, and says so once. Thread-safe.
+ * timeout (a child deleted meanwhile) passes anyway, and says so once. What it remembers of an
+ * object is forgotten when the object leaves the shard ({@link #forget}), or, without any request
+ * for it, by {@link #expire} once the object is gone from the shard's cache. Thread-safe.
  */
 final class ArrivalCheck {
 
@@ -33,8 +36,8 @@ final class ArrivalCheck {
 
     private final Duration timeout;
     private final TimeSource time;
-    /** Per object, the arrival value that passed. */
-    private final Map<String, String> passed = new ConcurrentHashMap<>();
+    /** Per object, the arrival value that passed, and when. */
+    private final Map<String, Passed> passed = new ConcurrentHashMap<>();
     /** Per object, the value being waited for and since when. */
     private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
 
@@ -43,13 +46,19 @@ final class ArrivalCheck {
         this.time = Objects.requireNonNull(time, "time");
     }
 
+    /** The time source it waits on; the shard's decorator times what it remembers on it too. */
+    TimeSource time() {
+        return time;
+    }
+
     /**
      * Whether the object {@code key}, whose arrival annotation is {@code arrival}, may be reconciled.
      *
      * @param held how many children of a resource ({@code plural[.group]}) the shard's caches hold for it
      */
     Verdict check(String key, @Nullable String arrival, ToIntFunction<String> held) {
-        if (arrival == null || arrival.isBlank() || arrival.equals(passed.get(key))) {
+        Passed before = passed.get(key);
+        if (arrival == null || arrival.isBlank() || before != null && arrival.equals(before.arrival())) {
             return Verdict.GO;
         }
         if (arrived(arrival, held)) {
@@ -71,8 +80,25 @@ final class ArrivalCheck {
         waiting.remove(key);
     }
 
+    /**
+     * Forgets every object remembered for at least {@code ttl} that {@code gone} says is no longer
+     * in the shard's cache: it left or was deleted, and no request came to say so.
+     */
+    void expire(Duration ttl, Predicate<String> gone) {
+        long now = time.nanoTime();
+        passed.entrySet().removeIf(entry -> now - entry.getValue().atNanos() >= ttl.toNanos()
+                && gone.test(entry.getKey()));
+        waiting.entrySet().removeIf(entry -> now - entry.getValue().startNanos() >= ttl.toNanos()
+                && gone.test(entry.getKey()));
+    }
+
+    /** How many objects it remembers. */
+    int size() {
+        return passed.size() + waiting.size();
+    }
+
     private void pass(String key, String arrival) {
-        passed.put(key, arrival);
+        passed.put(key, new Passed(arrival, time.nanoTime()));
         waiting.remove(key);
     }
 
@@ -97,5 +123,8 @@ final class ArrivalCheck {
     }
 
     private record Waiting(String arrival, long startNanos) {
+    }
+
+    private record Passed(String arrival, long atNanos) {
     }
 }

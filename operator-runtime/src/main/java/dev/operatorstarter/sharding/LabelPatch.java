@@ -29,9 +29,18 @@ final class LabelPatch {
         this.annotations = annotations;
     }
 
-    /** A patch of the object at {@code resourceVersion} that changes nothing yet. */
+    /**
+     * A patch of the object at {@code resourceVersion} that changes nothing yet.
+     *
+     * @throws IllegalArgumentException when {@code resourceVersion} is null or empty: the server
+     *     would take the patch as unconditional, and every label write here must be conditional
+     */
     static LabelPatch at(@Nullable String resourceVersion) {
-        return new LabelPatch(Objects.requireNonNullElse(resourceVersion, ""), Map.of(), Map.of());
+        if (resourceVersion == null || resourceVersion.isEmpty()) {
+            throw new IllegalArgumentException("a label patch needs the resourceVersion it was decided on, was '"
+                    + resourceVersion + "': without it the write would not be conditional");
+        }
+        return new LabelPatch(resourceVersion, Map.of(), Map.of());
     }
 
     /** This patch, also setting label {@code key} to {@code value} (null: removing it). */

@@ -58,6 +58,24 @@ class ArrivalCheckTest {
         assertThat(check.check("ns/b", "configmaps,=2,services=x", this::held)).isEqualTo(Verdict.GO);
     }
 
+    @Test
+    void anObjectGoneFromTheCacheIsForgottenOnceTheTtlPassedOneStillThereIsNot() {
+        held.put("configmaps", 1);
+        check.check("ns/gone", "configmaps=1", this::held);
+        check.check("ns/here", "configmaps=1", this::held);
+        check.check("ns/waiting", "configmaps=2", this::held);
+        Duration ttl = Duration.ofMinutes(20);
+
+        check.expire(ttl, key -> !key.equals("ns/here"));
+        assertThat(check.size()).as("not before the TTL").isEqualTo(3);
+        time.advance(ttl);
+        check.expire(ttl, key -> !key.equals("ns/here"));
+
+        assertThat(check.size()).isEqualTo(1);
+        held.clear();
+        assertThat(check.check("ns/here", "configmaps=1", this::held)).as("still passed").isEqualTo(Verdict.GO);
+    }
+
     private int held(String resource) {
         return held.getOrDefault(resource, 0);
     }

@@ -1,8 +1,11 @@
 package dev.operatorstarter.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullAndEmptySource;
 
 /** The assigner's and the shard's label writes: merge patches that remove with null and carry the version they were decided on. */
 class LabelPatchTest {
@@ -20,11 +23,18 @@ class LabelPatchTest {
 
     @Test
     void anUnchangedPartIsLeftOutAndAPatchIsNeverChangedByALaterOne() {
-        LabelPatch atVersion = LabelPatch.at(null);
+        LabelPatch atVersion = LabelPatch.at("5");
         LabelPatch drain = atVersion.label("drain", "true");
 
-        assertThat(drain).hasToString("{\"metadata\":{\"resourceVersion\":\"\",\"labels\":{\"drain\":\"true\"}}}");
-        assertThat(atVersion).hasToString("{\"metadata\":{\"resourceVersion\":\"\"}}");
+        assertThat(drain).hasToString("{\"metadata\":{\"resourceVersion\":\"5\",\"labels\":{\"drain\":\"true\"}}}");
+        assertThat(atVersion).hasToString("{\"metadata\":{\"resourceVersion\":\"5\"}}");
+    }
+
+    @ParameterizedTest(name = "resourceVersion \"{0}\"")
+    @NullAndEmptySource
+    void aPatchWithoutAResourceVersionIsRefusedItWouldNotBeConditional(String resourceVersion) {
+        assertThatThrownBy(() -> LabelPatch.at(resourceVersion)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("needs the resourceVersion");
     }
 
     @Test

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,8 @@ public final class Controller<T extends HasMetadata> {
 
     private final ControllerOptions options;
     private final List<SharedIndexInformer<T>> primaries;
+    /** A primary object as the primary informers cache it; holds the informers only, not this controller. */
+    private final Function<ReconcileRequest, Optional<T>> lookup;
     private final EventFilter<T> filter;
     private final List<Watch<?>> watches;
     private final ReconcileHandler<T> handler;
@@ -72,11 +75,12 @@ public final class Controller<T extends HasMetadata> {
     Controller(ControllerBuilder<T> builder, ReconcileHandler<T> handler) {
         this.options = builder.options;
         this.primaries = builder.primaries;
+        this.lookup = lookup(builder.primaries);
         EventFilter<T> decoratedFilter = builder.filter;
         ReconcileHandler<T> decoratedHandler = handler;
         for (ControllerDecorator<T> decorator : builder.decorators) {
             decoratedFilter = Objects.requireNonNull(decorator.filter(decoratedFilter), "a decorator's filter");
-            decoratedHandler = Objects.requireNonNull(decorator.handler(decoratedHandler, this::cached),
+            decoratedHandler = Objects.requireNonNull(decorator.handler(decoratedHandler, lookup),
                     "a decorator's handler");
         }
         this.filter = decoratedFilter;
@@ -288,12 +292,20 @@ public final class Controller<T extends HasMetadata> {
 
     /** The primary object of {@code request} as the first informer that caches it has it. */
     Optional<T> cached(ReconcileRequest request) {
-        for (SharedIndexInformer<T> primary : primaries) {
-            Optional<T> object = primary.indexer().get(request.key());
-            if (object.isPresent()) {
-                return object;
+        return lookup.apply(request);
+    }
+
+    /** The object of a request in the first of {@code primaries} that caches it. */
+    private static <T extends HasMetadata> Function<ReconcileRequest, Optional<T>> lookup(
+            List<SharedIndexInformer<T>> primaries) {
+        return request -> {
+            for (SharedIndexInformer<T> primary : primaries) {
+                Optional<T> object = primary.indexer().get(request.key());
+                if (object.isPresent()) {
+                    return object;
+                }
             }
-        }
-        return Optional.empty();
+            return Optional.empty();
+        };
     }
 }

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -124,6 +126,33 @@ class ControllerTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> calls.contains("handler b"));
         assertThat(calls).containsExactly("outer a", "inner a@7", "handler a", "outer b", "inner b@3", "handler b");
         assertThat(informer.indexer().list()).as("filtered, not uncached").hasSize(3);
+    }
+
+    @Test
+    void theCacheADecoratorIsGivenReadsTheInformersWithoutTheControllerEscapingItsConstructor() throws Exception {
+        AtomicReference<Function<ReconcileRequest, Optional<ConfigMap>>> given = new AtomicReference<>();
+        ControllerDecorator<ConfigMap> capturing = new ControllerDecorator<>() {
+            @Override
+            public ReconcileHandler<ConfigMap> handler(ReconcileHandler<ConfigMap> handler,
+                    Function<ReconcileRequest, Optional<ConfigMap>> cache) {
+                given.set(cache); // called while the controller is being built
+                return handler;
+            }
+        };
+        informer = SharedIndexInformer.create("configmaps", FakeListerWatcher.listing(List.of(configMap("a", "7"))),
+                ConfigMap.class, InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false)
+                        .build()).build());
+        informer.start();
+        controller = Controller.builder(fast("lookup").build(), ResourceType.of(ConfigMap.class), informer)
+                .decoratedBy(capturing).build(request -> ReconcileResult.done());
+
+        await().atMost(Duration.ofSeconds(10)).until(informer::hasSynced);
+        assertThat(given.get().apply(ReconcileRequest.of(configMap("a", "7")))).get()
+                .extracting(object -> object.getMetadata().getResourceVersion()).isEqualTo("7");
+        for (Field field : given.get().getClass().getDeclaredFields()) {
+            field.setAccessible(true);
+            assertThat(field.get(given.get())).as("what the lookup holds").isNotInstanceOf(Controller.class);
+        }
     }
 
     @Test

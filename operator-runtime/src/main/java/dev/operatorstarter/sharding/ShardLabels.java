@@ -36,8 +36,8 @@ public record ShardLabels(String ring, String shardId) {
     private static final int MAX_HOST_PART = 56;
 
     public ShardLabels {
-        check("the ring name (operator.sharding.ring-name)", ring);
-        check("the shard id (operator.sharding.shard-id)", shardId);
+        check("ring", ring);
+        check("shardId", shardId);
     }
 
     /**
@@ -63,10 +63,12 @@ public record ShardLabels(String ring, String shardId) {
         return token() + "=" + shardId;
     }
 
-    /** The name of a member's Lease: {@code <ring>-<shardId>}, cut to 253 characters. */
+    /**
+     * The name of a member's Lease: {@code <ring>-<shardId>}; at most 127 characters, both being
+     * DNS labels (well within a Lease name's 253).
+     */
     public static String leaseName(String ring, String shardId) {
-        String name = ring + "-" + shardId;
-        return name.length() <= 253 ? name : name.substring(0, 253);
+        return ring + "-" + shardId;
     }
 
     /**
@@ -86,13 +88,14 @@ public record ShardLabels(String ring, String shardId) {
         }
         host = host.replaceAll("^-+", "").replaceAll("-+$", "");
         String id = (host.isEmpty() ? "shard" : host) + "-" + randomHex.toLowerCase(Locale.ROOT);
-        check("the generated shard id", id);
+        check("shardId (generated from the host name)", id);
         return id;
     }
 
-    private static void check(String what, String value) {
+    /** Refuses {@code value} unless it is a DNS label; the message names the field (the starter names its property). */
+    private static void check(String field, String value) {
         if (value == null || value.length() > MAX_LABEL || !DNS_LABEL.matcher(value).matches()) {
-            throw new IllegalArgumentException(what + " must be a DNS label (lower-case letters, digits and '-', "
+            throw new IllegalArgumentException(field + " must be a DNS label (lower-case letters, digits and '-', "
                     + "starting and ending with a letter or digit, at most " + MAX_LABEL + " characters), was '"
                     + value + "'");
         }

@@ -21,12 +21,21 @@ class ShardLabelsTest {
     }
 
     @Test
-    void aRingNameOrShardIdThatIsNotADnsLabelIsRefusedNamingTheProperty() {
-        assertThatThrownBy(() -> new ShardLabels("Sample", "a")).hasMessageContaining("operator.sharding.ring-name")
-                .hasMessageContaining("'Sample'");
+    void aRingNameOrShardIdThatIsNotADnsLabelIsRefusedNamingTheOptionsField() {
+        assertThatThrownBy(() -> new ShardLabels("Sample", "a")).hasMessageStartingWith("ring must be a DNS label")
+                .hasMessageContaining("'Sample'").hasMessageNotContaining("operator.sharding");
         assertThatThrownBy(() -> new ShardLabels("r".repeat(64), "a")).hasMessageContaining("at most 63");
-        assertThatThrownBy(() -> new ShardLabels("ring", "-a")).hasMessageContaining("operator.sharding.shard-id");
+        assertThatThrownBy(() -> new ShardLabels("ring", "-a")).hasMessageStartingWith("shardId must be a DNS label")
+                .hasMessageNotContaining("operator.sharding");
         assertThatThrownBy(() -> new ShardLabels("ring", null)).hasMessageContaining("'null'");
+        assertThatThrownBy(() -> ShardingOptions.builder("ring", "A", "ns").build()).hasMessageStartingWith("shardId ");
+    }
+
+    @Test
+    void theLongestLeaseNameFitsWithoutACut() {
+        String longest = ShardLabels.leaseName("r".repeat(63), "s".repeat(63));
+
+        assertThat(longest).hasSize(127).isEqualTo("r".repeat(63) + "-" + "s".repeat(63));
     }
 
     @Test

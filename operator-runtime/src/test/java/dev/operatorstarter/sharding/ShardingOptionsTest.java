@@ -34,8 +34,8 @@ class ShardingOptionsTest {
 
     static Stream<Arguments> badOptions() {
         return Stream.of(
-                Arguments.of("ring name", (UnaryOperator<ShardingOptions.Builder>) b -> b, "Ring", "a", "ns"),
-                Arguments.of("shard id", (UnaryOperator<ShardingOptions.Builder>) b -> b, "ring", "a_b", "ns"),
+                Arguments.of("ring", (UnaryOperator<ShardingOptions.Builder>) b -> b, "Ring", "a", "ns"),
+                Arguments.of("shardId", (UnaryOperator<ShardingOptions.Builder>) b -> b, "ring", "a_b", "ns"),
                 Arguments.of("namespace", (UnaryOperator<ShardingOptions.Builder>) b -> b, "ring", "a", " "),
                 Arguments.of("virtualNodes", (UnaryOperator<ShardingOptions.Builder>) b -> b.virtualNodes(0), "ring", "a", "ns"),
                 Arguments.of("virtualNodes", (UnaryOperator<ShardingOptions.Builder>) b -> b.virtualNodes(1001), "ring", "a", "ns"),

@@ -235,9 +235,7 @@ class AssignerIT {
         }
         long leading = System.nanoTime();
         lead();
-        await().atMost(WAIT).until(() -> !tokens().containsValue("z"));
-        assertThat(Duration.ofNanos(System.nanoTime() - leading)).as("a lease duration after the Lease informer synced")
-                .isGreaterThanOrEqualTo(SHORT_LEASE);
+        awaitNoTokenOf("z", leading, "the Lease informer synced");
         await().atMost(WAIT).until(() -> tokens().size() == names.size() + 2);
         Map<String, String> held = tokens();
         assertThat(held).containsValue("c");
@@ -246,9 +244,7 @@ class AssignerIT {
         long deleting = System.nanoTime();
         leases().delete(ShardLabels.leaseName(RING, "c")); // while c still held it: its term may still run
 
-        await().atMost(WAIT).until(() -> !tokens().containsValue("c"));
-        assertThat(Duration.ofNanos(System.nanoTime() - deleting)).as("a lease duration after the deletion")
-                .isGreaterThanOrEqualTo(SHORT_LEASE);
+        awaitNoTokenOf("c", deleting, "the deletion");
         assertThat(tokens()).allSatisfy((name, token) -> assertThat(token).as(name).isEqualTo("a"));
     }
 
@@ -282,6 +278,13 @@ class AssignerIT {
         await().atMost(WAIT).until(() -> tokens().size() == names.size() + 2
                 && tokens().values().stream().allMatch("a"::equals));
         assertThat(lease("b").getSpec().getHolderIdentity()).isEqualTo("assigner:" + ASSIGNER);
+    }
+
+    /** Waits until no token names {@code shard}; that took at least the lease duration since {@code sinceNanos}. */
+    private void awaitNoTokenOf(String shard, long sinceNanos, String since) {
+        await().atMost(WAIT).until(() -> !tokens().containsValue(shard));
+        assertThat(Duration.ofNanos(System.nanoTime() - sinceNanos)).as("a lease duration after " + since)
+                .isGreaterThanOrEqualTo(SHORT_LEASE);
     }
 
     // ---- the assigner

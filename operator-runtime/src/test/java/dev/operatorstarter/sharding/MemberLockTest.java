@@ -7,13 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.leaderelection.LeaderElectionRecord;
-import dev.operatorstarter.leaderelection.ResourceLock;
 import dev.operatorstarter.leaderelection.ResourceLock.Observed;
 import dev.operatorstarter.testing.FakeTimeSource;
 import dev.operatorstarter.testing.InMemoryLeaseLock;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -211,52 +209,19 @@ class MemberLockTest {
 
     @Test
     void aWriteWhoseAnswerWasLostIsTheMembersOwnWhenAReadShowsIt() {
-        MemberLock member = new MemberLock(answersLost(lease), taints::incrementAndGet);
+        lease.loseAnswersWith(failure("Timeout", 504));
         assertThatThrownBy(() -> member.create(LeaderElectionRecord.first(ME, LEASE, time.now()), DEADLINE))
                 .isInstanceOf(ApiException.class);
 
         Observed created = member.get(DEADLINE).orElseThrow();
         assertThat(created.record().holderIdentity()).as("its own, not another process's").isEqualTo(ME);
         time.advance(Duration.ofSeconds(2));
-        Observed renewalLost = created;
-        assertThatThrownBy(() -> member.update(renewalLost.record().writtenBy(ME, LEASE, time.now()),
-                renewalLost.version(), DEADLINE)).isInstanceOf(ApiException.class);
+        assertThatThrownBy(() -> member.update(created.record().writtenBy(ME, LEASE, time.now()), created.version(),
+                DEADLINE)).isInstanceOf(ApiException.class);
         member.get(DEADLINE);
 
         assertThat(taints).hasValue(0);
         assertThat(lease.record().renewTime()).isEqualTo(time.now());
-    }
-
-    /** {@code delegate}, whose writes land but whose answers are lost: the caller gets a timeout. */
-    private static ResourceLock answersLost(ResourceLock delegate) {
-        return new ResourceLock() {
-            @Override
-            public Optional<Observed> get(Duration deadline) {
-                return delegate.get(deadline);
-            }
-
-            @Override
-            public void create(LeaderElectionRecord record, Duration deadline) {
-                delegate.create(record, deadline);
-                throw failure("Timeout", 504);
-            }
-
-            @Override
-            public void update(LeaderElectionRecord record, String version, Duration deadline) {
-                delegate.update(record, version, deadline);
-                throw failure("Timeout", 504);
-            }
-
-            @Override
-            public String identity() {
-                return delegate.identity();
-            }
-
-            @Override
-            public String describe() {
-                return delegate.describe();
-            }
-        };
     }
 
     @Test

@@ -27,10 +27,14 @@ import org.jspecify.annotations.Nullable;
  *       deletes it so.</li>
  *   <li>Calls answer at once and ignore their deadline, unless a hook says otherwise:
  *       {@link #failWritesWith} makes every write throw (RBAC refusing it, a server error),
+ *       {@link #loseAnswersWith} makes every write that succeeds throw after it was made (an answer
+ *       lost on its way back),
  *       {@link #duringRead} runs code inside every read before it returns (a slow or hung server;
  *       advancing a fake time source there simulates a read that took that long). The hooks belong
  *       to the record, so they affect every candidate's lock on it.</li>
  * </ul>
+ *
+ * <p>{@link #writes()} counts the creates and updates that reached the record, made or refused.
  *
  * <p>Threading: thread-safe; the record and its version change atomically. {@link #describe()}
  * is {@code "memory lock"}.
@@ -42,6 +46,8 @@ public final class InMemoryLeaseLock implements ResourceLock {
         @Nullable Observed current;
         int version;
         @Nullable RuntimeException writeFailure;
+        @Nullable RuntimeException lostAnswer;
+        int writes;
         volatile Runnable duringRead = () -> { };
     }
 
@@ -101,6 +107,24 @@ public final class InMemoryLeaseLock implements ResourceLock {
     }
 
     /**
+     * From now on every {@link #create} and {@link #update} that succeeds throws {@code failure}
+     * after the record was written, as when the server applied a write whose answer never came
+     * back; {@code null} ends that.
+     */
+    public void loseAnswersWith(@Nullable RuntimeException failure) {
+        synchronized (shared) {
+            shared.lostAnswer = failure;
+        }
+    }
+
+    /** How many creates and updates reached the record so far, through any candidate's lock. */
+    public int writes() {
+        synchronized (shared) {
+            return shared.writes;
+        }
+    }
+
+    /**
      * From now on every {@link #get} runs {@code action} after reading the record and before
      * returning it, on the caller's thread; {@code () -> { }} ends that. An action that blocks
      * simulates a read that hangs past its deadline.
@@ -122,6 +146,7 @@ public final class InMemoryLeaseLock implements ResourceLock {
     @Override
     public void create(LeaderElectionRecord record, Duration deadline) {
         synchronized (shared) {
+            shared.writes++;
             if (shared.writeFailure != null) {
                 throw shared.writeFailure;
             }
@@ -129,12 +154,16 @@ public final class InMemoryLeaseLock implements ResourceLock {
                 throw failure("AlreadyExists", 409);
             }
             shared.current = new Observed(record, Integer.toString(++shared.version));
+            if (shared.lostAnswer != null) {
+                throw shared.lostAnswer;
+            }
         }
     }
 
     @Override
     public void update(LeaderElectionRecord record, String version, Duration deadline) {
         synchronized (shared) {
+            shared.writes++;
             if (shared.writeFailure != null) {
                 throw shared.writeFailure;
             }
@@ -142,6 +171,9 @@ public final class InMemoryLeaseLock implements ResourceLock {
                 throw failure("Conflict", 409);
             }
             shared.current = new Observed(record, Integer.toString(++shared.version));
+            if (shared.lostAnswer != null) {
+                throw shared.lostAnswer;
+            }
         }
     }
 

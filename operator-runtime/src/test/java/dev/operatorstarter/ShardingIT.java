@@ -42,7 +42,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -370,23 +369,11 @@ class ShardingIT {
 
     /** No two replicas reconciled one object at the same time. */
     private void assertNoOverlaps() {
-        Map<String, List<Reconcile>> byKey = new HashMap<>();
-        reconciles.forEach(r -> byKey.computeIfAbsent(r.key(), key -> new ArrayList<>()).add(r));
-        List<String> overlaps = new ArrayList<>();
-        byKey.forEach((key, intervals) -> {
-            intervals.sort(Comparator.comparingLong(Reconcile::start));
-            long end = Long.MIN_VALUE;
-            String by = null;
-            for (Reconcile r : intervals) {
-                if (by != null && !by.equals(r.id()) && r.start() - end <= 0) {
-                    overlaps.add(key + ": " + by + " until " + end + ", " + r.id() + " from " + r.start());
-                }
-                if (by == null || r.end() - end > 0) {
-                    end = r.end();
-                    by = r.id();
-                }
-            }
-        });
+        Map<String, List<Overlaps.Interval>> byKey = new HashMap<>();
+        reconciles.forEach(r -> byKey.computeIfAbsent(r.key(), key -> new ArrayList<>())
+                .add(new Overlaps.Interval(r.id(), r.start(), r.end())));
+        List<Overlaps.Overlap> overlaps = new ArrayList<>();
+        byKey.forEach((key, intervals) -> overlaps.addAll(Overlaps.among(key, intervals)));
         assertThat(overlaps).as("reconciles of one object by two replicas at once").isEmpty();
     }
 

@@ -1,5 +1,6 @@
 package dev.operatorstarter.leaderelection;
 
+import dev.operatorstarter.Overlaps;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,58 +41,31 @@ final class ActingLog {
         return moments(output).stream().filter(m -> m >= time).findFirst().orElseThrow();
     }
 
-    /** Runs of moments less than 500 ms apart: the intervals in which a process acted, as {start, end}. */
-    static List<long[]> intervals(Path output) {
-        List<long[]> intervals = new ArrayList<>();
+    /** Runs of moments less than 500 ms apart: the intervals in which {@code owner} acted. */
+    static List<Overlaps.Interval> intervals(String owner, Path output) {
+        List<Overlaps.Interval> intervals = new ArrayList<>();
         long start = -1;
         long last = -1;
         for (long moment : moments(output)) {
             if (start < 0 || moment - last > GAP_MILLIS) {
                 if (start >= 0) {
-                    intervals.add(new long[] {start, last});
+                    intervals.add(new Overlaps.Interval(owner, start, last));
                 }
                 start = moment;
             }
             last = moment;
         }
         if (start >= 0) {
-            intervals.add(new long[] {start, last});
+            intervals.add(new Overlaps.Interval(owner, start, last));
         }
         return intervals;
     }
 
-    /** One overlap between two candidates' acting intervals. */
-    record Overlap(String first, long[] firstInterval, String second, long[] secondInterval) {
-        long millis() {
-            return Math.min(firstInterval[1], secondInterval[1]) - Math.max(firstInterval[0], secondInterval[0]);
-        }
-
-        @Override
-        public String toString() {
-            return first + " acted " + firstInterval[0] + ".." + firstInterval[1] + " and " + second + " acted "
-                    + secondInterval[0] + ".." + secondInterval[1];
-        }
-    }
-
     /** Every pair of intervals of different candidates that share a moment, within [from, to]. */
-    static List<Overlap> overlaps(Map<String, Path> outputs, long from, long to) {
-        List<String> owners = new ArrayList<>();
-        List<long[]> all = new ArrayList<>();
-        outputs.forEach((owner, output) -> intervals(output).stream().filter(i -> i[1] >= from && i[0] <= to)
-                .forEach(interval -> {
-                    owners.add(owner);
-                    all.add(interval);
-                }));
-        List<Overlap> overlaps = new ArrayList<>();
-        for (int i = 0; i < all.size(); i++) {
-            for (int j = i + 1; j < all.size(); j++) {
-                long[] x = all.get(i);
-                long[] y = all.get(j);
-                if (!owners.get(i).equals(owners.get(j)) && x[0] <= y[1] && y[0] <= x[1]) {
-                    overlaps.add(new Overlap(owners.get(i), x, owners.get(j), y));
-                }
-            }
-        }
-        return overlaps;
+    static List<Overlaps.Overlap> overlaps(Map<String, Path> outputs, long from, long to) {
+        List<Overlaps.Interval> all = new ArrayList<>();
+        outputs.forEach((owner, output) -> intervals(owner, output).stream()
+                .filter(i -> i.end() >= from && i.start() <= to).forEach(all::add));
+        return Overlaps.among("the lease", all);
     }
 }

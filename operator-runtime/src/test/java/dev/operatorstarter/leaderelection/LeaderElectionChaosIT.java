@@ -3,6 +3,8 @@ package dev.operatorstarter.leaderelection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.operatorstarter.ChildJvm;
+import dev.operatorstarter.Overlaps;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.test.ClusterConnection;
@@ -77,7 +79,7 @@ class LeaderElectionChaosIT {
     @AfterAll
     static void stopCandidates() throws IOException {
         processes.values().forEach(process -> {
-            signal("CONT", process.pid());
+            ChildJvm.signal("CONT", process.pid());
             process.destroyForcibly();
         });
         proxies.values().forEach(FaultProxy::close);
@@ -99,13 +101,9 @@ class LeaderElectionChaosIT {
 
     private static void launch(String id) throws IOException {
         Path kubeconfig = proxies.get(id).connection().kubeconfig();
-        processes.put(id, new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-Xmx128m", "-cp", System.getProperty("java.class.path"),
-                LeaderElectionProcess.class.getName(), kubeconfig.toString(), namespace, LEASE_NAME, id,
-                outputs.get(id).toString(), Long.toString(LEASE.toMillis()), Long.toString(RENEW.toMillis()),
-                Long.toString(RETRY.toMillis()))
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs().resolve(id + ".log").toFile())).start());
+        processes.put(id, ChildJvm.start(LeaderElectionProcess.class, logs().resolve(id + ".log"),
+                kubeconfig.toString(), namespace, LEASE_NAME, id, outputs.get(id).toString(),
+                Long.toString(LEASE.toMillis()), Long.toString(RENEW.toMillis()), Long.toString(RETRY.toMillis())));
     }
 
     /** The requests a candidate makes for the Lease. */
@@ -180,9 +178,9 @@ class LeaderElectionChaosIT {
                 return outputs.containsKey(holder)
                         && ActingLog.lastMoment(outputs.get(holder)) >= undone + RETRY.toMillis() * 4;
             });
-            List<ActingLog.Overlap> overlaps = ActingLog.overlaps(outputs, trialStart, System.currentTimeMillis());
-            for (ActingLog.Overlap overlap : overlaps) {
-                maxOverlap = Math.max(maxOverlap, overlap.millis());
+            List<Overlaps.Overlap> overlaps = ActingLog.overlaps(outputs, trialStart, System.currentTimeMillis());
+            for (Overlaps.Overlap overlap : overlaps) {
+                maxOverlap = Math.max(maxOverlap, overlap.length());
                 failures.add("trial " + trial + ": " + overlap);
             }
             if (ok && overlaps.isEmpty()) {
@@ -239,8 +237,8 @@ class LeaderElectionChaosIT {
     void aLeaderPausedPastItsLeaseDoesNotActWhenItResumes() throws Exception {
         trials("SIGSTOP of the leader past the lease, then SIGCONT", true, leader -> {
             long pid = processes.get(leader).pid();
-            signal("STOP", pid);
-            return () -> signal("CONT", pid);
+            ChildJvm.signal("STOP", pid);
+            return () -> ChildJvm.signal("CONT", pid);
         });
     }
 
@@ -271,16 +269,6 @@ class LeaderElectionChaosIT {
             launch(id);
         } catch (IOException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static void signal(String signal, long pid) {
-        try {
-            new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor(10, TimeUnit.SECONDS);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -1,0 +1,436 @@
+package dev.operatorstarter.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.operatorstarter.Overlaps;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.client.rest.ListOptions;
+import dev.operatorstarter.test.ClusterConnection;
+import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.TestNamespace;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.DoubleSummaryStatistics;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Sharding under faults, across JVMs (plan §5.1 and §5.2): a ring of {@link ShardProcess}es, each
+ * in a JVM of its own with its own client, shards the ConfigMaps of a test namespace; the test
+ * kills, pauses and stops them with signals and scales the ring. Every reconcile of every process
+ * is recorded ({@link ReconcileLog}); after every trial no two processes' reconciles of one object
+ * may share a moment, over the whole run so far.
+ *
+ * <p>Where each object belongs is the {@link HashRing}'s prediction over the live processes' ids,
+ * computed here: every object must carry that token, have been reconciled last by that process,
+ * and each process's primary cache (from its status file) must hold exactly its share.
+ *
+ * <p>The default build runs the untagged kill -9 scenario, one trial over 300 objects. The
+ * scenarios tagged {@code chaos} run only in the {@code chaos} profile, which runs every scenario
+ * with 20 trials over 1,000 objects; {@code -Dchaos.trials} and {@code -Dsharding.objects} change
+ * both. A table of the figures is written to {@code target/chaos/sharding.md} and printed.
+ */
+@KubernetesTest
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ShardingChaosIT {
+
+    // As short as the leader-election chaos test's; the guarantees do not depend on the durations.
+    private static final Duration LEASE = Duration.ofSeconds(2);
+    private static final Duration RENEW = Duration.ofMillis(1500);
+    private static final Duration RETRY = Duration.ofMillis(300);
+    /**
+     * How much longer than the lease the objects of a dead shard may take to be reconciled
+     * elsewhere: the take after the lease, then two writes per object by the assigner's workers and
+     * the new shard's reconcile. Generous, for a loaded 2-core machine; the figures are printed.
+     */
+    private static final Duration BOUND = Duration.ofSeconds(10);
+    private static final Duration WAIT = Duration.ofSeconds(120);
+    private static final int TRIALS = Integer.getInteger("chaos.trials", 1);
+    private static final int OBJECTS = Integer.getInteger("sharding.objects", 300);
+    private static final int WORKERS = 4;
+    private static final String RING = "chaos";
+    private static final ShardLabels LABELS = new ShardLabels(RING, "any");
+    private static final List<String> table = new CopyOnWriteArrayList<>();
+
+    private KubernetesClient admin;
+    private String ns;
+    private ShardProcesses shards;
+
+    @BeforeEach
+    void connect(ClusterConnection cluster, TestNamespace namespace, TestInfo test) throws IOException {
+        ns = namespace.name();
+        admin = KubernetesClient.create(KubeconfigLoader.load(cluster.kubeconfig(), null));
+        Path folder = Path.of("target", "sharding-chaos-it", test.getTestMethod().orElseThrow().getName());
+        if (Files.exists(folder)) {
+            try (Stream<Path> files = Files.walk(folder)) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
+        shards = new ShardProcesses(admin, cluster.kubeconfig(), ns, RING, LEASE, RENEW, RETRY, WORKERS, folder);
+    }
+
+    @AfterEach
+    void stop() {
+        shards.close();
+        admin.close();
+    }
+
+    @AfterAll
+    static void report() throws IOException {
+        Path report = Files.createDirectories(Path.of("target", "chaos")).resolve("sharding.md");
+        List<String> lines = new ArrayList<>();
+        lines.add("| scenario | objects | trials | passed | max overlap (ms) | reassigned, median / max (ms) "
+                + "| moved fraction |");
+        lines.add("|---|---|---|---|---|---|---|");
+        lines.addAll(table);
+        Files.write(report, lines);
+        lines.forEach(System.out::println);
+    }
+
+    // ---- the scenarios
+
+    @Test
+    @Order(1)
+    void aKilledShardsObjectsAreReconciledElsewhereWithinTheLeasePlusABound() throws Exception {
+        trials("kill -9 of a shard (not the leader)", () -> {
+            String victim = shards.follower();
+            Set<String> held = shareOf(victim);
+            long killedAt = System.currentTimeMillis();
+            shards.kill(victim);
+
+            List<Long> reassigned = awaitReconciledElsewhere(held, victim, killedAt);
+
+            assertThat(reassigned.get(reassigned.size() - 1)).as("ms until the last of %s's objects was reconciled "
+                    + "elsewhere", victim).isLessThanOrEqualTo(LEASE.plus(BOUND).toMillis());
+            awaitShares();
+            assertThat(shards.memberLease(victim)).as("%s's member Lease", victim).hasValueSatisfying(lease ->
+                    assertThat(lease.getSpec().getHolderIdentity()).as("taken by the assigner").startsWith(LeaseTake.ASSIGNER_PREFIX));
+            return Figures.reassigned(reassigned);
+        });
+    }
+
+    @Test
+    @Order(2)
+    @Tag("chaos")
+    void aShardPausedPastItsLeaseLosesItsObjectsAndNeverReconcilesAgainWhenResumed() throws Exception {
+        trials("SIGSTOP of a shard past the lease, then SIGCONT", () -> {
+            String victim = shards.follower();
+            Set<String> held = shareOf(victim);
+            long pausingAt = System.currentTimeMillis();
+            shards.pause(victim);
+            long pausedAt = System.currentTimeMillis();
+
+            List<Long> reassigned = awaitReconciledElsewhere(held, victim, pausingAt);
+            shards.resume(victim);
+            Process resumed = shards.forget(victim);
+
+            assertThat(resumed.waitFor(30, TimeUnit.SECONDS)).as("%s exited after SIGCONT", victim).isTrue();
+            assertThat(resumed.exitValue()).as("%s's exit status (tainted)", victim).isEqualTo(ShardProcess.TAINTED);
+            assertThat(shards.log().lastMoment(victim).orElseThrow()).as("the last moment %s recorded", victim)
+                    .isLessThan(pausedAt);
+            assertThat(reassigned.get(reassigned.size() - 1)).isLessThanOrEqualTo(LEASE.plus(BOUND).toMillis());
+            awaitShares();
+            return Figures.reassigned(reassigned);
+        });
+    }
+
+    @Test
+    @Order(3)
+    @Tag("chaos")
+    void aShardShutDownGracefullyReleasesItsLeaseAndItsObjectsMoveWithoutWaitingForExpiry() throws Exception {
+        trials("SIGTERM of a shard (releases its Lease)", () -> {
+            String victim = shards.follower();
+            Set<String> held = shareOf(victim);
+            Lease before = shards.memberLease(victim).orElseThrow();
+            long stoppedAt = System.currentTimeMillis();
+            Process stopping = shards.terminate(victim);
+
+            List<Long> reassigned = awaitReconciledElsewhere(held, victim, stoppedAt);
+
+            assertThat(stopping.waitFor(30, TimeUnit.SECONDS)).as("%s exited after SIGTERM", victim).isTrue();
+            // Moved on the release, not on expiry: the Lease was never taken by the assigner.
+            assertThat(shards.memberLease(victim)).hasValueSatisfying(lease -> {
+                assertThat(lease.getSpec().getHolderIdentity()).as("released by %s itself", victim).isEmpty();
+                assertThat(lease.getSpec().getLeaseTransitions()).isEqualTo(before.getSpec().getLeaseTransitions());
+            });
+            awaitShares();
+            return Figures.reassigned(reassigned);
+        });
+    }
+
+    @Test
+    @Order(4)
+    @Tag("chaos")
+    void aFourthShardReceivesAboutAQuarterOfTheObjectsAllOfThemFromTheOthers() throws Exception {
+        trials("scale from 3 to 4 shards", () -> {
+            HashRing before = HashRing.of(shards.live(), 100);
+            String added = shards.launch();
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> seenReady(added));
+            long readyAt = System.currentTimeMillis();
+
+            HashRing after = awaitShares();
+
+            Set<String> moved = keys().stream().filter(key -> !after.ownerOf(key).equals(before.ownerOf(key)))
+                    .collect(Collectors.toSet());
+            assertThat(moved).as("the keys the ring moves").isNotEmpty()
+                    .allSatisfy(key -> assertThat(after.ownerOf(key)).contains(added));
+            ReconcileLog log = shards.log();
+            assertThat(log.keysOf(added)).as("what the new shard reconciled").isEqualTo(moved);
+            Map<String, Long> arrived = log.firstStarts(Set.of(added), 0);
+            List<Long> reassigned = moved.stream().map(key -> arrived.get(key) - readyAt).sorted().toList();
+            System.out.printf("ShardingChaosIT: a fourth shard took %d of %d objects (%.3f)%n", moved.size(), OBJECTS,
+                    moved.size() / (double) OBJECTS);
+            // back to three for the next trial: a shard that was there before leaves
+            String leader = shards.leader().orElseThrow();
+            Process leaving = shards.terminate(shards.live().stream()
+                    .filter(id -> !id.equals(added) && !id.equals(leader)).findFirst().orElseThrow());
+            assertThat(leaving.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            awaitShares();
+            return new Figures(reassigned, OptionalDouble.of(moved.size() / (double) OBJECTS));
+        });
+    }
+
+    @Test
+    @Order(5)
+    @Tag("chaos")
+    void aKilledLeaderIsReplacedAndTheNewAssignerFinishesTheRebalance() throws Exception {
+        trials("kill -9 of the leader during a rebalance (3 to 4)", () -> {
+            String leader = shards.leader().orElseThrow();
+            String added = shards.launch();
+            // the rebalance has begun: the assigner asked for drains or assigned to the new shard
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> primaries().values().stream()
+                    .anyMatch(o -> labels(o).containsKey(LABELS.drain()) || added.equals(labels(o).get(LABELS.token()))));
+            Map<String, ConfigMap> rebalancing = primaries();
+            Set<String> held = rebalancing.entrySet().stream()
+                    .filter(e -> leader.equals(labels(e.getValue()).get(LABELS.token()))).map(Map.Entry::getKey)
+                    .collect(Collectors.toSet());
+            long killedAt = System.currentTimeMillis();
+            shards.kill(leader);
+            System.out.printf("ShardingChaosIT: killed the leader %s with %d objects draining, %d on the new shard, "
+                    + "%d without a token%n", leader,
+                    rebalancing.values().stream().filter(o -> labels(o).containsKey(LABELS.drain())).count(),
+                    rebalancing.values().stream().filter(o -> added.equals(labels(o).get(LABELS.token()))).count(),
+                    rebalancing.values().stream().filter(o -> !labels(o).containsKey(LABELS.token())).count());
+
+            List<Long> reassigned = awaitReconciledElsewhere(held, leader, killedAt);
+
+            // a new leader after the lease, which judges the old one dead after the lease again
+            assertThat(reassigned.get(reassigned.size() - 1))
+                    .isLessThanOrEqualTo(LEASE.multipliedBy(2).plus(BOUND).toMillis());
+            awaitShares();
+            return Figures.reassigned(reassigned);
+        });
+    }
+
+    // ---- trials
+
+    /** What a trial measured: ms until each object was reconciled again, and the moved fraction, if any. */
+    private record Figures(List<Long> reassigned, OptionalDouble movedFraction) {
+
+        static Figures reassigned(List<Long> reassigned) {
+            return new Figures(reassigned, OptionalDouble.empty());
+        }
+    }
+
+    /** One trial on a ring of three whose shares are in place; it leaves three shards behind, or fewer. */
+    @FunctionalInterface
+    private interface Trial {
+        Figures run() throws Exception;
+    }
+
+    /**
+     * Starts three shards and the objects, then runs the trials of one scenario, each on
+     * three live shards (launching new ones first when an earlier trial left fewer); after each,
+     * no two processes may have reconciled one object at once. Adds the scenario's row to the table.
+     */
+    private void trials(String scenario, Trial trial) throws Exception {
+        long started = System.nanoTime();
+        List<Long> reassigned = new ArrayList<>();
+        List<Double> fractions = new ArrayList<>();
+        long maxOverlap = 0;
+        int passed = 0;
+        try {
+            for (int i = 0; i < TRIALS; i++) {
+                threeShardsHoldTheirShares();
+                Figures figures = trial.run();
+                List<Overlaps.Overlap> overlaps = shards.log().overlaps();
+                maxOverlap = overlaps.stream().mapToLong(Overlaps.Overlap::length).max().orElse(maxOverlap);
+                assertThat(overlaps).as("trial %d: reconciles of one object by two processes at once", i).isEmpty();
+                reassigned.addAll(figures.reassigned());
+                figures.movedFraction().ifPresent(fractions::add);
+                passed++;
+            }
+        } finally {
+            List<Long> sorted = reassigned.stream().sorted().toList();
+            String times = sorted.isEmpty() ? "n/a"
+                    : String.format("%,d / %,d", sorted.get((sorted.size() - 1) / 2), sorted.get(sorted.size() - 1));
+            DoubleSummaryStatistics f = fractions.stream().mapToDouble(Double::doubleValue).summaryStatistics();
+            String moved = fractions.isEmpty() ? "n/a" : fractions.size() == 1 ? String.format("%.3f", f.getAverage())
+                    : String.format("%.3f (%.3f to %.3f)", f.getAverage(), f.getMin(), f.getMax());
+            String row = "| " + scenario + " | " + OBJECTS + " | " + TRIALS + " | " + passed + " | " + maxOverlap + " | "
+                    + times + " | " + moved + " |";
+            table.add(row);
+            System.out.printf("ShardingChaosIT: %s (%.1f s)%n", row, (System.nanoTime() - started) / 1e9);
+        }
+    }
+
+    /** Launches shards until three live, creates the objects on the first call, waits for the shares. */
+    private void threeShardsHoldTheirShares() throws Exception {
+        long launching = System.nanoTime();
+        while (shards.live().size() < 3) {
+            shards.launch();
+        }
+        await().atMost(WAIT).until(() -> shards.live().stream().allMatch(this::seenReady));
+        long ready = System.nanoTime();
+        if (primaries().isEmpty()) {
+            createObjects();
+        }
+        awaitShares();
+        Map<String, Integer> shares = shards.live().stream().collect(Collectors.toMap(id -> id, id -> shareOf(id).size()));
+        System.out.printf("ShardingChaosIT: three shards ready after %,d ms, their shares %s in place %,d ms later "
+                + "(balance max/min %.2f)%n", (ready - launching) / 1_000_000, shares,
+                (System.nanoTime() - ready) / 1_000_000, Collections.max(shares.values())
+                        / (double) Collections.min(shares.values()));
+    }
+
+    /** The assigner saw member {@code id} ready (it labels the member's Lease so on first sight). */
+    private boolean seenReady(String id) {
+        return shards.memberLease(id).map(lease -> LeaseTake.READY.equals(labels(lease).get(ShardLabels.STATE_LABEL)))
+                .orElse(false);
+    }
+
+    private void createObjects() throws Exception {
+        ResourceClient<ConfigMap> configMaps = admin.coreV1().configMaps().inNamespace(ns);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<ConfigMap>> created = new ArrayList<>();
+            for (int i = 0; i < OBJECTS; i++) {
+                ConfigMap object = new ConfigMapBuilder().withNewMetadata().withName(String.format("object-%04d", i))
+                        .addToLabels("chaos", "primary").endMetadata().addToData("index", Integer.toString(i)).build();
+                created.add(pool.submit(() -> configMaps.create(object)));
+            }
+            for (Future<ConfigMap> future : created) {
+                future.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    // ---- checks
+
+    /**
+     * Waits until every object carries the token the ring of the live shards gives it and no drain,
+     * was reconciled last by that shard, and has its child with the same token, and each live
+     * shard's primary cache holds exactly its share; returns that ring.
+     */
+    private HashRing awaitShares() {
+        HashRing ring = HashRing.of(shards.live(), 100);
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            Map<String, ConfigMap> primaries = primaries();
+            Map<String, ConfigMap> children = byKey(ShardProcess.CHILD_SELECTOR);
+            assertThat(primaries).hasSize(OBJECTS);
+            Map<String, ReconcileLog.Reconcile> last = new HashMap<>();
+            shards.log().reconciles().forEach(r -> last.merge(r.key(), r, (a, b) -> b.start() > a.start() ? b : a));
+            for (Map.Entry<String, ConfigMap> object : primaries.entrySet()) {
+                String key = object.getKey();
+                String owner = ring.ownerOf(key).orElseThrow();
+                assertThat(labels(object.getValue())).as("the labels of %s", key).containsEntry(LABELS.token(), owner)
+                        .doesNotContainKey(LABELS.drain());
+                assertThat(last.get(key)).as("the last reconcile of %s", key).isNotNull()
+                        .extracting(ReconcileLog.Reconcile::process).isEqualTo(owner);
+                assertThat(children.get(key + "-child")).as("the child of %s", key).isNotNull()
+                        .extracting(child -> labels(child).get(LABELS.token())).isEqualTo(owner);
+            }
+            for (String id : shards.live()) {
+                List<String> share = shareOf(id).stream().sorted().toList();
+                assertThat(shards.status(id)).as("%s's status", id).hasValueSatisfying(status -> {
+                    assertThat(status.primaries()).as("%s's primary cache", id).isEqualTo(share);
+                    assertThat(status.children()).as("%s's children", id).isEqualTo(share.size());
+                });
+            }
+        });
+        return ring;
+    }
+
+    /**
+     * Waits until each of {@code keys} was reconciled, at or after {@code since}, by a live process
+     * other than {@code gone}; returns the times that took, in ms from {@code since}, sorted.
+     */
+    private List<Long> awaitReconciledElsewhere(Set<String> keys, String gone, long since) {
+        Map<String, Long> after = new HashMap<>();
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+            Set<String> others = shards.live().stream().filter(id -> !id.equals(gone)).collect(Collectors.toSet());
+            shards.log().firstStarts(others, since).forEach((key, start) -> {
+                if (keys.contains(key)) {
+                    after.putIfAbsent(key, start - since);
+                }
+            });
+            return after.size() == keys.size();
+        });
+        List<Long> sorted = after.values().stream().sorted().toList();
+        System.out.printf("ShardingChaosIT: %d objects of %s reconciled elsewhere after %,d ms (median), %,d ms (max)%n",
+                keys.size(), gone, sorted.get((sorted.size() - 1) / 2), sorted.get(sorted.size() - 1));
+        return sorted;
+    }
+
+    /** The keys the ring of the live shards gives {@code id}. */
+    private Set<String> shareOf(String id) {
+        HashRing ring = HashRing.of(shards.live(), 100);
+        return IntStream.range(0, OBJECTS).mapToObj(i -> ns + "/" + String.format("object-%04d", i))
+                .filter(key -> ring.ownerOf(key).orElseThrow().equals(id)).collect(Collectors.toSet());
+    }
+
+    private Set<String> keys() {
+        return primaries().keySet();
+    }
+
+    private Map<String, ConfigMap> primaries() {
+        return byKey(ShardProcess.PRIMARY_SELECTOR);
+    }
+
+    private Map<String, ConfigMap> byKey(String selector) {
+        return admin.coreV1().configMaps().inNamespace(ns).list(ListOptions.builder().labelSelector(selector).build())
+                .items().stream().collect(Collectors.toMap(object -> ns + "/" + object.getMetadata().getName(),
+                        object -> object));
+    }
+
+    private static Map<String, String> labels(HasMetadata object) {
+        Map<String, String> labels = object.getMetadata().getLabels();
+        return labels == null ? Map.of() : labels;
+    }
+}

@@ -109,6 +109,12 @@ final class ControllerGroup implements LeaderCallbacks {
                 if (closed) {
                     return;
                 }
+                if (term != null && !term.isValid()) {
+                    // the elector starts a term on a thread of its own, which may run after the term
+                    // ended (and after onStoppedLeading): its controllers would wait on a dead gate
+                    log.debug("a leader's term ended before its controllers started; starting none");
+                    return;
+                }
                 active = true;
                 for (Managed managed : controllers) {
                     if (!start(managed.controller(), mayReconcile)) {

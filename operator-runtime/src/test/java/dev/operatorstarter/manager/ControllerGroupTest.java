@@ -78,6 +78,34 @@ class ControllerGroupTest {
     }
 
     @Test
+    void aTermThatEndedBeforeItsStartRanStartsNothingAndTheNextTermStartsAsUsual() {
+        ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system(), false);
+        List<String> tasks = new CopyOnWriteArrayList<>();
+        manager.addTermTask(new LeaderCallbacks() {
+            @Override
+            public void onStartedLeading(Leadership leadership) {
+                tasks.add("started");
+            }
+
+            @Override
+            public void onStoppedLeading() {
+                tasks.add("stopped");
+            }
+        });
+        FakeLeadership late = new FakeLeadership();
+        late.end();
+        manager.onStoppedLeading(); // the elector ended the term before its starting thread ran
+
+        manager.onStartedLeading(late);
+
+        assertThat(manager.isActive()).as("no controller waits on a dead term's gate").isFalse();
+        assertThat(tasks).doesNotContain("started");
+        manager.onStartedLeading(new FakeLeadership());
+        assertThat(manager.isActive()).isTrue();
+        assertThat(tasks).contains("started");
+    }
+
+    @Test
     void withShutdownOnLossTheHookRunsOnceAndNoLaterTermStartsTheControllers() {
         AtomicInteger shutdowns = new AtomicInteger();
         ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), shutdowns::incrementAndGet, TimeSource.system(), false);

@@ -141,6 +141,9 @@ class InformerRecoveryIT {
 
     /** Deletes cm-0..9, updates cm-10..19, creates new-0..9. */
     private static void changeWhileDown(ResourceClient<ConfigMap> configMaps) {
+        // The test's own client first: its pooled connections went with the old server process, and a
+        // request on one may fail once ("Error while acquiring from ... pool") before a fresh one is made.
+        await().atMost(WAIT).ignoreExceptions().until(() -> configMaps.get("cm-0") != null);
         for (int i = 0; i < 10; i++) {
             configMaps.delete("cm-" + i);
             ConfigMap changed = configMaps.get("cm-" + (10 + i));

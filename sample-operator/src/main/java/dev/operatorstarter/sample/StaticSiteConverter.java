@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Converts StaticSites between {@code v1alpha1} (files as a map) and {@code v1} (files as a list),
@@ -63,7 +62,7 @@ public class StaticSiteConverter implements Converter<StaticSiteV1alpha1, Static
 
     /** The map's files in {@code order} (names it does not hold skipped), then the others by name. */
     private static List<SiteFile> files(Map<String, String> content, String order) {
-        Map<String, String> left = new TreeMap<>(content);
+        Map<String, String> left = new HashMap<>(content);
         List<SiteFile> files = new ArrayList<>();
         if (order != null) {
             Arrays.stream(order.split(",")).map(String::strip).forEach(name -> {
@@ -73,7 +72,7 @@ public class StaticSiteConverter implements Converter<StaticSiteV1alpha1, Static
                 }
             });
         }
-        left.forEach((name, text) -> files.add(new SiteFile(name, text)));
+        files.addAll(SiteFile.sorted(left));
         return files;
     }
 }

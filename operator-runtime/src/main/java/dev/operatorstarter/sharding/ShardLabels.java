@@ -82,19 +82,32 @@ public record ShardLabels(String ring, String shardId) {
      */
     public static String shardIdFor(String hostName, String randomHex) {
         Objects.requireNonNull(randomHex, "randomHex");
-        String host = hostName == null ? "" : hostName.toLowerCase(Locale.ROOT).replaceAll("[^-a-z0-9]", "-");
-        if (host.length() > MAX_HOST_PART) {
-            host = host.substring(0, MAX_HOST_PART);
-        }
-        host = host.replaceAll("^-+", "").replaceAll("-+$", "");
+        String host = dnsLabelOf(hostName == null ? "" : hostName, MAX_HOST_PART);
         String id = (host.isEmpty() ? "shard" : host) + "-" + randomHex.toLowerCase(Locale.ROOT);
         check("shardId (generated from the host name)", id);
         return id;
     }
 
+    /**
+     * {@code value} made a DNS label: lower case, every other character as {@code -}, cut to
+     * {@code maxLength}, without {@code -} at either end; empty when nothing is left.
+     */
+    public static String dnsLabelOf(String value, int maxLength) {
+        String label = value.toLowerCase(Locale.ROOT).replaceAll("[^-a-z0-9]", "-");
+        if (label.length() > maxLength) {
+            label = label.substring(0, maxLength);
+        }
+        return label.replaceAll("^-+", "").replaceAll("-+$", "");
+    }
+
+    /** Whether {@code value} is a DNS label (RFC 1123): what a ring's name and a shard id must be. */
+    public static boolean isDnsLabel(String value) {
+        return value != null && value.length() <= MAX_LABEL && DNS_LABEL.matcher(value).matches();
+    }
+
     /** Refuses {@code value} unless it is a DNS label; the message names the field (the starter names its property). */
     private static void check(String field, String value) {
-        if (value == null || value.length() > MAX_LABEL || !DNS_LABEL.matcher(value).matches()) {
+        if (!isDnsLabel(value)) {
             throw new IllegalArgumentException(field + " must be a DNS label (lower-case letters, digits and '-', "
                     + "starting and ending with a letter or digit, at most " + MAX_LABEL + " characters), was '"
                     + value + "'");

@@ -24,11 +24,13 @@ import org.springframework.boot.convert.DurationUnit;
  * @param leaderElection whether and how replicas elect one leader that runs the controllers
  * @param events the Kubernetes Events the application records
  * @param metrics whether the runtime's meters are bound to the application's MeterRegistry
+ * @param sharding whether the controllers' objects are spread over the replicas of a ring
  */
 @ConfigurationProperties("operator")
 public record OperatorProperties(@DefaultValue("true") boolean enabled, @DefaultValue Client client,
         @DefaultValue Informers informers, @DefaultValue Reader reader, @DefaultValue Controllers controllers,
-        @DefaultValue LeaderElection leaderElection, @DefaultValue Events events, @DefaultValue Metrics metrics) {
+        @DefaultValue LeaderElection leaderElection, @DefaultValue Events events, @DefaultValue Metrics metrics,
+        @DefaultValue Sharding sharding) {
 
     /**
      * How to reach the API server.
@@ -198,5 +200,37 @@ public record OperatorProperties(@DefaultValue("true") boolean enabled, @Default
      *     in the application's MeterRegistry
      */
     public record Metrics(@DefaultValue("true") boolean enabled) {
+    }
+
+    /**
+     * Sharding: the objects of the sharded controllers are spread over the replicas, each replica a
+     * member of a ring with a Lease of its own; the elected leader assigns every object to a live
+     * member with a label, and each replica caches and reconciles only its share. An object moves
+     * between replicas only once the one that had it stopped reconciling it (docs/sharding.md).
+     * The member Leases use the {@code operator.leader-election} durations.
+     *
+     * @param enabled whether the controllers are sharded; needs {@code operator.leader-election.enabled}
+     * @param ringName the ring's name, a DNS label; default {@code spring.application.name} (made a
+     *     DNS label), else {@code operator}
+     * @param leaseNamespace the namespace of the member Leases; default the leader-election Lease's
+     * @param shardId this replica's member id, a DNS label; default the {@code HOSTNAME} (the pod
+     *     name) followed by random hex digits, new for every process. Leave it unset in a cluster:
+     *     a restarted process must join as a new member
+     * @param virtualNodes positions per member on the hash ring, 1 to 1000: more give a more even
+     *     spread and a larger ring
+     * @param controllers the names of the controllers to shard; empty (the default) for every
+     *     {@code @Reconciler}. The others run on the leader only, as without sharding
+     * @param resyncPeriod how often the leader goes over every sharded object even without a
+     *     change; 0 for never
+     * @param assignerWorkers objects the leader assigns at once, per sharded resource
+     * @param arrivalTimeout how long a replica holds back the first reconcile of an object that
+     *     moved in until the objects it owns are in its caches
+     * @param orphanTtl how long the Lease of a dead member stays before the leader deletes it
+     */
+    public record Sharding(@DefaultValue("false") boolean enabled, @Nullable String ringName,
+            @Nullable String leaseNamespace, @Nullable String shardId, @DefaultValue("100") int virtualNodes,
+            @DefaultValue List<String> controllers, @DefaultValue("5m") Duration resyncPeriod,
+            @DefaultValue("4") int assignerWorkers, @DefaultValue("10s") Duration arrivalTimeout,
+            @DefaultValue("1m") Duration orphanTtl) {
     }
 }

@@ -33,7 +33,8 @@ record LeaseSettings(String namespace, String name, String identity) {
         return namespace + "/" + name;
     }
 
-    private static String hostName(Map<String, String> environment) {
+    /** The pod name in a cluster ({@code HOSTNAME}), else this machine's host name. */
+    static String hostName(Map<String, String> environment) {
         String host = environment.get("HOSTNAME");
         if (host != null && !host.isBlank()) {
             return host; // the pod name in a cluster

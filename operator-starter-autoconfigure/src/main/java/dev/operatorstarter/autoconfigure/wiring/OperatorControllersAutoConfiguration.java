@@ -49,10 +49,11 @@ public final class OperatorControllersAutoConfiguration {
     ReconcilerControllers reconcilerControllers(ConfigurableListableBeanFactory beanFactory,
             OperatorInformers informers, KubernetesClient client, OperatorProperties properties,
             ObjectProvider<OperatorMetrics> metrics, ObjectProvider<ObservationRegistry> observations,
-            Environment environment, ObjectProvider<ControllerCustomizer> customizers) {
+            Environment environment, ObjectProvider<ControllerCustomizer> customizers,
+            ObjectProvider<ShardedReconcilers> shards) {
         return new ReconcilerControllers(beanFactory, informers, client, properties, OperatorMetrics.of(metrics),
                 observations.getIfUnique(() -> ObservationRegistry.NOOP), workerThreads(environment),
-                customizers.orderedStream().toList());
+                customizers.orderedStream().toList(), ShardedReconcilers.of(shards));
     }
 
     /** Virtual threads when {@code spring.threads.virtual.enabled} is set on Java 21+, else daemon platform threads. */
@@ -79,7 +80,8 @@ public final class OperatorControllersAutoConfiguration {
             ObjectProvider<EventBroadcaster> events, ReconcilerDefinitions definitions,
             ConfigurableListableBeanFactory beanFactory, OperatorProperties properties,
             ConfigurableApplicationContext context, ObjectProvider<LeaseSettings> lease,
-            ObjectProvider<OperatorMetrics> metrics, ObjectProvider<LeaderElectionCustomizer> customizers) {
+            ObjectProvider<OperatorMetrics> metrics, ObjectProvider<LeaderElectionCustomizer> customizers,
+            ObjectProvider<ShardedReconcilers> sharded) {
         Manager.Builder manager = Manager.builder(client).informers(informers)
                 .options(ManagerOptions.builder().cacheSyncTimeout(properties.informers().cacheSyncTimeout())
                         .shutdownTimeout(properties.controllers().shutdownTimeout())
@@ -103,19 +105,34 @@ public final class OperatorControllersAutoConfiguration {
                 return new LeaderElector(config.build());
             });
             if (election.onLost() == OperatorProperties.OnLost.SHUTDOWN) {
-                manager.onLostLeadership(() -> {
-                    AvailabilityChangeEvent.publish(context, LivenessState.BROKEN);
-                    Thread closer = new Thread(context::close, "operator-shutdown-after-lost-lease");
-                    closer.start();
-                });
+                manager.onLostLeadership(shutdown(context, "operator-shutdown-after-lost-lease"));
             }
         }
+        ShardedReconcilers shards = ShardedReconcilers.of(sharded);
+        shards.sharding().ifPresent(manager::sharding);
         Manager built = manager.build();
         for (ReconcilerDefinition definition : definitions.all()) {
-            built.add(beanFactory.getBean(definitions.controllerBeans().get(definition.beanName()), Controller.class),
-                    definition.resource().getSimpleName());
+            Controller<?> controller = beanFactory.getBean(definitions.controllerBeans().get(definition.beanName()),
+                    Controller.class);
+            if (shards.isSharded(definition)) {
+                built.addSharded(controller, definition.resource().getSimpleName());
+            } else {
+                built.add(controller, definition.resource().getSimpleName());
+            }
         }
         return built;
+    }
+
+    /**
+     * What ends a replica that must not go on: liveness BROKEN (a probe restarts the pod), and the
+     * context closed on a thread of its own ({@code name}), as controller-runtime exits.
+     */
+    static Runnable shutdown(ConfigurableApplicationContext context, String name) {
+        return () -> {
+            AvailabilityChangeEvent.publish(context, LivenessState.BROKEN);
+            Thread closer = new Thread(context::close, name);
+            closer.start();
+        };
     }
 
     @Bean

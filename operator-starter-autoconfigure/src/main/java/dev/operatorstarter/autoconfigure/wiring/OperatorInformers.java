@@ -27,7 +27,8 @@ import java.util.stream.Stream;
  * primary's selector (an owned ConfigMap does not carry its owner's labels) but with the
  * reconciler's {@code ownedLabelSelector} for owned ones; and for every resource the selectors of
  * {@code operator.informers.resources.<resource>}. The informers themselves come from the shared
- * factory, so equal scopes share one cache.
+ * factory, so equal scopes share one cache. A sharded reconciler's primary and owned informers
+ * are narrowed to this replica's share ({@link ShardedReconcilers}); its watched ones are not.
  */
 final class OperatorInformers {
 
@@ -37,13 +38,15 @@ final class OperatorInformers {
     private final OperatorProperties.Informers properties;
     private final List<ReconcilerDefinition> definitions;
     private final UnaryOperator<String> placeholders;
+    private final ShardedReconcilers shards;
 
     OperatorInformers(SharedInformerFactory factory, OperatorProperties.Informers properties,
-            List<ReconcilerDefinition> definitions, UnaryOperator<String> placeholders) {
+            List<ReconcilerDefinition> definitions, UnaryOperator<String> placeholders, ShardedReconcilers shards) {
         this.factory = factory;
         this.properties = properties;
         this.definitions = List.copyOf(definitions);
         this.placeholders = placeholders;
+        this.shards = shards;
         checkResourceNames();
     }
 
@@ -106,31 +109,50 @@ final class OperatorInformers {
      */
     private InformerScope secondaryScope(ReconcilerDefinition definition, Class<? extends HasMetadata> type,
             String namespace) {
-        boolean owned = definition.owned().contains(type) || definition.ownedMetadata().contains(type);
-        return scope(namespace, type, owned ? definition.annotation().ownedLabelSelector() : "");
+        return scope(namespace, type, owns(definition, type) ? definition.annotation().ownedLabelSelector() : "");
+    }
+
+    private static boolean owns(ReconcilerDefinition definition, Class<? extends HasMetadata> type) {
+        return definition.owned().contains(type) || definition.ownedMetadata().contains(type);
+    }
+
+    /** The scope of {@code definition}'s informer of an owned or watched {@code type}: owned ones narrowed to this replica's share when sharded. */
+    private InformerScope cached(ReconcilerDefinition definition, Class<? extends HasMetadata> type, InformerScope scope) {
+        return owns(definition, type) ? shards.narrow(definition, scope) : scope;
     }
 
     SharedInformerFactory factory() {
         return factory;
     }
 
+    /** The scopes of {@code definition}'s primary resource, one per watched namespace, before any sharding. */
+    List<InformerScope> primaryScopes(ReconcilerDefinition definition, Class<? extends HasMetadata> type) {
+        return eachNamespace(definition, type,
+                namespace -> scope(namespace, type, definition.annotation().labelSelector(), properties.labelSelector()));
+    }
+
+    /** The scopes of an owned or watched {@code type} of {@code definition}, one per watched namespace, before any sharding. */
+    List<InformerScope> secondaryScopes(ReconcilerDefinition definition, Class<? extends HasMetadata> type) {
+        return eachNamespace(definition, type, namespace -> secondaryScope(definition, type, namespace));
+    }
+
     /** The primary informers of {@code definition}: one per watched namespace. */
     <T extends HasMetadata> List<SharedIndexInformer<T>> primaries(ReconcilerDefinition definition, Class<T> type) {
-        return eachNamespace(definition, type, namespace -> factory.informerFor(type,
-                scope(namespace, type, definition.annotation().labelSelector(), properties.labelSelector())));
+        return primaryScopes(definition, type).stream()
+                .map(scope -> factory.informerFor(type, shards.narrow(definition, scope))).toList();
     }
 
     /** The informers of an owned or watched {@code type} for {@code definition}: one per watched namespace. */
     <O extends HasMetadata> List<SharedIndexInformer<O>> secondaries(ReconcilerDefinition definition, Class<O> type) {
-        return eachNamespace(definition, type,
-                namespace -> factory.informerFor(type, secondaryScope(definition, type, namespace)));
+        return secondaryScopes(definition, type).stream()
+                .map(scope -> factory.informerFor(type, cached(definition, type, scope))).toList();
     }
 
     /** The metadata-only informers of an owned or watched {@code type} for {@code definition}: one per watched namespace. */
     List<SharedIndexInformer<PartialObjectMetadata>> metadataSecondaries(ReconcilerDefinition definition,
             Class<? extends HasMetadata> type) {
-        return eachNamespace(definition, type,
-                namespace -> factory.metadataInformerFor(type, secondaryScope(definition, type, namespace)));
+        return secondaryScopes(definition, type).stream()
+                .map(scope -> factory.metadataInformerFor(type, cached(definition, type, scope))).toList();
     }
 
     private <I> List<I> eachNamespace(ReconcilerDefinition definition, Class<? extends HasMetadata> type,

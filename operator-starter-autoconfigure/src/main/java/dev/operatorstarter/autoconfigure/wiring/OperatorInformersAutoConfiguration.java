@@ -73,8 +73,9 @@ public final class OperatorInformersAutoConfiguration {
 
     @Bean
     OperatorInformers operatorInformers(SharedInformerFactory factory, OperatorProperties properties,
-            ReconcilerDefinitions definitions, ConfigurableListableBeanFactory beanFactory) {
+            ReconcilerDefinitions definitions, ConfigurableListableBeanFactory beanFactory,
+            ObjectProvider<ShardedReconcilers> shards) {
         return new OperatorInformers(factory, properties.informers(), definitions.all(),
-                beanFactory::resolveEmbeddedValue);
+                beanFactory::resolveEmbeddedValue, ShardedReconcilers.of(shards));
     }
 }

@@ -5,6 +5,7 @@ import dev.operatorstarter.cache.ReflectorMetrics;
 import dev.operatorstarter.client.rest.RequestMetrics;
 import dev.operatorstarter.controller.ControllerMetrics;
 import dev.operatorstarter.leaderelection.LeaderMetrics;
+import dev.operatorstarter.sharding.ShardingMetrics;
 import dev.operatorstarter.workqueue.WorkQueueMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -46,7 +47,8 @@ public final class OperatorMetricsAutoConfiguration {
             }
             return new OperatorMetrics(RequestMetrics.micrometer(meters), ReflectorMetrics.micrometer(meters),
                     ReaderMetrics.micrometer(meters), ControllerMetrics.micrometer(meters),
-                    WorkQueueMetrics.micrometer(meters), LeaderMetrics.micrometer(meters));
+                    WorkQueueMetrics.micrometer(meters), LeaderMetrics.micrometer(meters),
+                    ShardingMetrics.NONE); // TODO micrometer
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.operatorstarter.autoconfigure.wiring;
 
 import dev.operatorstarter.autoconfigure.ControllerCustomizer;
+import dev.operatorstarter.autoconfigure.InvalidShardingException;
 import dev.operatorstarter.autoconfigure.MetadataRequestMapper;
 import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.autoconfigure.Reconciler;
@@ -13,13 +14,17 @@ import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.Finalizers;
 import dev.operatorstarter.controller.ControllerBuilder;
+import dev.operatorstarter.controller.ControllerDecorator;
 import dev.operatorstarter.controller.ControllerOptions;
 import dev.operatorstarter.controller.EventFilter;
 import dev.operatorstarter.controller.ReconcileHandler;
+import dev.operatorstarter.sharding.ShardedResource;
+import dev.operatorstarter.sharding.Sharding;
 import dev.operatorstarter.time.TimeSource;
 import dev.operatorstarter.workqueue.RateLimiter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
@@ -39,10 +44,11 @@ final class ReconcilerControllers {
     private final ObservationRegistry observations;
     private final ThreadFactory workerThreads;
     private final List<ControllerCustomizer> customizers;
+    private final ShardedReconcilers shards;
 
     ReconcilerControllers(ConfigurableListableBeanFactory beans, OperatorInformers informers, KubernetesClient client,
             OperatorProperties properties, OperatorMetrics metrics, ObservationRegistry observations,
-            ThreadFactory workerThreads, List<ControllerCustomizer> customizers) {
+            ThreadFactory workerThreads, List<ControllerCustomizer> customizers, ShardedReconcilers shards) {
         this.beans = beans;
         this.informers = informers;
         this.client = client;
@@ -52,6 +58,7 @@ final class ReconcilerControllers {
         this.observations = observations;
         this.workerThreads = workerThreads;
         this.customizers = List.copyOf(customizers);
+        this.shards = shards;
     }
 
     /** Makes the reconcile workers: virtual threads when Spring Boot's virtual threads are active. */
@@ -86,12 +93,16 @@ final class ReconcilerControllers {
         if (annotation.generationChanged()) {
             builder.withFilter(EventFilter.generationChanged());
         }
+        List<SharedIndexInformer<?>> ownedInformers = new ArrayList<>();
         for (Class<? extends HasMetadata> owned : definition.ownedMetadata()) {
-            informers.metadataSecondaries(definition, owned).forEach(builder::owns);
+            ownedInformers.addAll(informers.metadataSecondaries(definition, owned));
         }
         for (Class<? extends HasMetadata> owned : definition.owned()) {
-            informers.secondaries(definition, owned).forEach(builder::owns);
+            ownedInformers.addAll(informers.secondaries(definition, owned));
         }
+        ownedInformers.forEach(builder::owns);
+        shards.sharding().filter(sharding -> shards.isSharded(definition))
+                .ifPresent(sharding -> builder.decoratedBy(decorator(sharding, definition, type, ownedInformers)));
         for (Map.Entry<Class<?>, Class<? extends HasMetadata>> watch : definition.watched().entrySet()) {
             watch(builder, definition, mapper(watch.getKey()), watch.getValue());
         }
@@ -115,6 +126,30 @@ final class ReconcilerControllers {
                 (Cleaner<T>) cleaner, informers.primaryLister(definition, resource), () -> built.get().tracked(resources)));
         built.set(controller);
         return controller;
+    }
+
+    /**
+     * Registers {@code definition}'s primary and owned resources, over their unsharded scopes, with
+     * {@code sharding} (what its assigner assigns), and returns the decorator that makes the
+     * controller this replica's shard's.
+     */
+    private <T extends HasMetadata> ControllerDecorator<T> decorator(Sharding sharding, ReconcilerDefinition definition,
+            ResourceType<T> type, List<SharedIndexInformer<?>> ownedInformers) {
+        ShardedResource<T> resource = ShardedResource.of(type, informers.primaryScopes(definition, definition.resource()));
+        List<Class<? extends HasMetadata>> owned = new ArrayList<>(definition.ownedMetadata());
+        owned.addAll(definition.owned());
+        for (Class<? extends HasMetadata> ownedType : owned) {
+            resource = resource.owning(ResourceType.of(ownedType).groupVersionResource(),
+                    informers.secondaryScopes(definition, ownedType));
+        }
+        try {
+            sharding.register(resource);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidShardingException("the controller " + definition.controllerName() + " of @Reconciler bean '"
+                    + definition.beanName() + "' cannot be sharded: " + e.getMessage(), "Leave it out of "
+                    + "operator.sharding.controllers, or shard only the controller that owns those objects", e);
+        }
+        return sharding.decorator(resource, ownedInformers);
     }
 
     @SuppressWarnings("unchecked")

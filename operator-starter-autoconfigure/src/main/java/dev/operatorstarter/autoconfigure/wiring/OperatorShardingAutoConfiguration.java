@@ -1,0 +1,101 @@
+package dev.operatorstarter.autoconfigure.wiring;
+
+import dev.operatorstarter.autoconfigure.InvalidShardingException;
+import dev.operatorstarter.autoconfigure.OperatorProperties;
+import dev.operatorstarter.autoconfigure.ShardingCustomizer;
+import dev.operatorstarter.autoconfigure.wiring.ReconcilerRegistrar.ReconcilerDefinitions;
+import dev.operatorstarter.cache.SharedInformerFactory;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.sharding.Sharding;
+import dev.operatorstarter.sharding.ShardingOptions;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * Sharding (when {@code operator.sharding.enabled}): this replica's member of the ring
+ * ({@link ShardSettings}), the runtime's {@link Sharding} on the operator's informer factory
+ * (shaped by every {@link ShardingCustomizer}), and which reconcilers are sharded. The manager
+ * runs it: the member campaigns once the caches synced, the leader runs the assigner, and a
+ * member whose Lease was taken closes the application (it may have been declared dead; a new
+ * process joins as a new member).
+ */
+@AutoConfiguration(after = { OperatorLeaderElectionAutoConfiguration.class, OperatorInformersAutoConfiguration.class,
+        OperatorMetricsAutoConfiguration.class }, before = OperatorControllersAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "operator.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty("operator.sharding.enabled")
+@EnableConfigurationProperties(OperatorProperties.class)
+public final class OperatorShardingAutoConfiguration {
+
+    @Bean
+    ShardSettings operatorShardSettings(OperatorProperties properties, ObjectProvider<LeaseSettings> lease,
+            Environment environment) {
+        return ShardSettings.of(properties.sharding(), lease.getIfAvailable(),
+                environment.getProperty("spring.application.name"), System.getenv());
+    }
+
+    /** The runtime's sharding; the manager starts and closes it ({@code destroyMethod = ""}). */
+    @Bean(destroyMethod = "")
+    @ConditionalOnMissingBean
+    Sharding operatorSharding(KubernetesClient client, SharedInformerFactory informers, ShardSettings settings,
+            OperatorProperties properties, ObjectProvider<OperatorMetrics> metrics,
+            ObjectProvider<ShardingCustomizer> customizers, ConfigurableApplicationContext context) {
+        OperatorProperties.Sharding sharding = properties.sharding();
+        OperatorProperties.LeaderElection election = properties.leaderElection();
+        ShardingOptions.Builder options = ShardingOptions.builder(settings.ring(), settings.shardId(), settings.namespace())
+                .virtualNodes(sharding.virtualNodes()).leaseDuration(election.leaseDuration())
+                .renewDeadline(election.renewDeadline()).retryPeriod(election.retryPeriod())
+                .resyncPeriod(sharding.resyncPeriod()).assignerWorkers(sharding.assignerWorkers())
+                .arrivalTimeout(sharding.arrivalTimeout()).orphanTtl(sharding.orphanTtl())
+                .metrics(OperatorMetrics.of(metrics).shards());
+        customizers.orderedStream().forEach(customizer -> customizer.customize(options));
+        ShardingOptions built;
+        try {
+            built = options.build();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidShardingException("the ring " + settings.ring() + " cannot be set up: " + e.getMessage(),
+                    "Fix the operator.sharding.* or operator.leader-election.* property it names", e);
+        }
+        return Sharding.builder(client, informers, built)
+                .onTainted(OperatorControllersAutoConfiguration.shutdown(context, "operator-shutdown-after-taken-member"))
+                .build();
+    }
+
+    @Bean
+    ShardedReconcilers operatorShardedReconcilers(Sharding sharding, ShardSettings settings,
+            ReconcilerDefinitions definitions) {
+        settings.requireKnown(definitions.all().stream().map(ReconcilerDefinition::controllerName).toList());
+        for (ReconcilerDefinition definition : definitions.all()) {
+            if (settings.shards(definition.controllerName())) {
+                requireOwnedNotWatched(definition);
+            }
+        }
+        return new ShardedReconcilers(sharding, settings);
+    }
+
+    /**
+     * A sharded controller caches only its share of what it owns, so a resource it also watches
+     * would be cut to that share too.
+     */
+    private static void requireOwnedNotWatched(ReconcilerDefinition definition) {
+        List<Class<? extends HasMetadata>> owned = new ArrayList<>(definition.owned());
+        owned.addAll(definition.ownedMetadata());
+        for (Class<? extends HasMetadata> type : owned) {
+            if (definition.watched().containsValue(type) || definition.watchedMetadata().containsValue(type)) {
+                throw new InvalidShardingException("the controller " + definition.controllerName() + " of @Reconciler "
+                        + "bean '" + definition.beanName() + "' owns and watches " + type.getSimpleName() + "; sharded, "
+                        + "it would cache only the " + type.getSimpleName() + " objects of its own share, and its "
+                        + "watch would miss the others", "Leave the controller out of operator.sharding.controllers, "
+                        + "or map the other objects from a resource it does not own");
+            }
+        }
+    }
+}

@@ -5,11 +5,13 @@ import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.manager.ControllerStatus;
 import dev.operatorstarter.manager.Manager;
+import dev.operatorstarter.sharding.RingStatus;
+import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A read-only view of the running operator (informers, leadership, controllers) for health
+ * A read-only view of the running operator (informers, leadership, controllers, sharding) for health
  * indicators and the {@code operator} actuator endpoint. Every read is cheap and never calls the
  * API server.
  */
@@ -33,12 +35,68 @@ public final class OperatorStatus {
     }
 
     /**
+     * Sharding's state: this replica's membership of the ring and the members as it sees them
+     * (from the runtime's {@link RingStatus}). The replica that assigns (the leader) adds the objects
+     * per member, the drains it waits for and the objects no member has yet; the others leave them null.
+     *
+     * @param enabled whether the controllers are sharded; every other field is empty or null when not
+     * @param ring the ring's name
+     * @param shard this replica's member id
+     * @param lease its member Lease as namespace/name
+     * @param phase its membership's phase: {@code JOINING}, {@code MEMBER}, {@code LOST}, {@code TAINTED} or {@code LEFT}
+     * @param assigner whether this replica assigns the objects (it leads)
+     * @param controllers the sharded controllers
+     * @param members the members it sees, sorted by shard id
+     * @param pendingDrains objects asked to move and not yet let go by their shard
+     * @param oldestPendingDrainSeconds how long the oldest of them has waited
+     * @param unassigned objects that wait for a member to join
+     */
+    public record ShardingStatus(boolean enabled, String ring, String shard, String lease, String phase,
+            boolean assigner, List<String> controllers, List<MemberStatus> members, @Nullable Integer pendingDrains,
+            @Nullable Double oldestPendingDrainSeconds, @Nullable Integer unassigned) {
+
+        static final ShardingStatus DISABLED = new ShardingStatus(false, "", "", "", "", false, List.of(), List.of(),
+                null, null, null);
+
+        static ShardingStatus of(RingStatus ring, List<String> controllers) {
+            return new ShardingStatus(true, ring.ring(), ring.shardId(), ring.lease(), ring.phase().name(),
+                    ring.assigner(), controllers, ring.members().stream().map(MemberStatus::of).toList(),
+                    ring.pendingDrains(), seconds(ring.oldestPendingDrain()), ring.unassigned());
+        }
+    }
+
+    /**
+     * One member of the ring as this replica judges it.
+     *
+     * @param shard its member id
+     * @param lease its Lease as namespace/name
+     * @param state {@code READY} (in the ring), {@code EXPIRED} or {@code UNCERTAIN} (out of the ring,
+     *     may still be reconciling), {@code DEAD} (its objects move), {@code ORPHANED} (its Lease is deleted)
+     * @param holder its Lease's holder ("" when released, {@code assigner:<id>} when taken)
+     * @param sinceChangeSeconds how long ago this replica saw its Lease change
+     * @param objects the primary objects assigned to it; null unless this replica assigns
+     */
+    public record MemberStatus(String shard, String lease, String state, String holder, double sinceChangeSeconds,
+            @Nullable Integer objects) {
+
+        static MemberStatus of(RingStatus.MemberStatus member) {
+            return new MemberStatus(member.shardId(), member.lease(), member.state().name(), member.holder(),
+                    seconds(member.sinceChange()), member.objects());
+        }
+    }
+
+    private static @Nullable Double seconds(@Nullable Duration duration) {
+        return duration == null ? null : duration.toNanos() / 1e9;
+    }
+
+    /**
      * Everything at once.
      *
      * @param waitingFor what start-up waits for the API server to serve ({@link #waitingFor()}); empty when nothing
+     * @param sharding the ring this replica is a member of ({@link ShardingStatus#enabled()} false without sharding)
      */
     public record Snapshot(List<ControllerStatus> controllers, LeadershipStatus leaderElection,
-            List<InformerStatus> informers, List<String> waitingFor) {
+            List<InformerStatus> informers, List<String> waitingFor, ShardingStatus sharding) {
     }
 
     private final SharedInformerFactory informers;
@@ -89,12 +147,24 @@ public final class OperatorStatus {
         return manager.controllers();
     }
 
-    /** True while this replica's controllers should run: it leads, or there is no election. */
+    /** True while this replica's (leader-gated) controllers should run: it leads, or there is no election. */
     public boolean controllersActive() {
         return manager.isActive();
     }
 
+    /** True while this replica's sharded controllers should run: it is in a term of its member Lease. */
+    public boolean shardActive() {
+        return manager.isMember();
+    }
+
+    /** The ring this replica is a member of; {@link ShardingStatus#enabled()} false without sharding. */
+    public ShardingStatus sharding() {
+        return manager.sharding().map(sharding -> ShardingStatus.of(sharding.status(), manager.controllers().stream()
+                .filter(ControllerStatus::sharded).map(ControllerStatus::name).toList()))
+                .orElse(ShardingStatus.DISABLED);
+    }
+
     public Snapshot snapshot() {
-        return new Snapshot(controllers(), leaderElection(), informers(), waitingFor());
+        return new Snapshot(controllers(), leaderElection(), informers(), waitingFor(), sharding());
     }
 }

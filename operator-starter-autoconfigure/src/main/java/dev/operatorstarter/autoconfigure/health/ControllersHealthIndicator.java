@@ -8,9 +8,10 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * DOWN when this replica should run its controllers (it leads, or there is no election) and one
- * of them failed to start, which a restart may cure; UP otherwise, followers included. Details
- * per controller: running, queue depth, start error.
+ * DOWN when this replica should run one of its controllers and it failed to start, which a restart
+ * may cure; UP otherwise, followers included. A controller should run while this replica leads (or
+ * there is no election), a sharded one while it is a member of the ring in a term of its own Lease.
+ * Details per controller: running, queue depth, sharded, start error.
  */
 public final class ControllersHealthIndicator implements HealthIndicator {
 
@@ -23,6 +24,7 @@ public final class ControllersHealthIndicator implements HealthIndicator {
     @Override
     public Health health() {
         boolean active = status.controllersActive();
+        boolean member = status.shardActive();
         boolean up = true;
         Map<String, Object> details = new LinkedHashMap<>();
         for (ControllerStatus controller : status.controllers()) {
@@ -30,12 +32,19 @@ public final class ControllersHealthIndicator implements HealthIndicator {
             detail.put("resource", controller.resource());
             detail.put("running", controller.running());
             detail.put("queueDepth", controller.queueDepth());
+            if (controller.sharded()) {
+                detail.put("sharded", true);
+            }
             if (controller.startError() != null) {
                 detail.put("startError", controller.startError());
-                up &= !active;
+                up &= !(controller.sharded() ? member : active);
             }
             details.put(controller.name(), detail);
         }
-        return (up ? Health.up() : Health.down()).withDetail("active", active).withDetails(details).build();
+        Health.Builder health = (up ? Health.up() : Health.down()).withDetail("active", active);
+        if (status.controllers().stream().anyMatch(ControllerStatus::sharded)) {
+            health.withDetail("member", member);
+        }
+        return health.withDetails(details).build();
     }
 }

@@ -2,6 +2,7 @@ package dev.operatorstarter.autoconfigure.health;
 
 import dev.operatorstarter.autoconfigure.OperatorStatus;
 import dev.operatorstarter.autoconfigure.wiring.OperatorControllersAutoConfiguration;
+import dev.operatorstarter.sharding.Sharding;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -12,7 +13,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 /**
- * The operator's health indicators ({@code informers}, {@code controllers}, {@code leaderElection})
+ * The operator's health indicators ({@code informers}, {@code controllers}, {@code leaderElection},
+ * and {@code sharding} with a {@link Sharding})
  * over {@link OperatorStatus}, when Spring Boot's health support is present and
  * {@code management.health.operator.enabled} is not false.
  * {@link OperatorHealthGroupsEnvironmentPostProcessor} puts them in the probe groups.
@@ -34,6 +36,13 @@ public final class OperatorHealthContributorAutoConfiguration {
     @ConditionalOnMissingBean(name = "controllersHealthIndicator")
     ControllersHealthIndicator controllersHealthIndicator(OperatorStatus status) {
         return new ControllersHealthIndicator(status);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "shardingHealthIndicator")
+    @ConditionalOnBean(Sharding.class)
+    ShardingHealthIndicator shardingHealthIndicator(OperatorStatus status) {
+        return new ShardingHealthIndicator(status);
     }
 
     @Bean

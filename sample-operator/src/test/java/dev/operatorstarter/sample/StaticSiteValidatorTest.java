@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.GroupVersionResource;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,8 @@ class StaticSiteValidatorTest {
     private static final Map<String, String> HELLO = Map.of("index.html", "<h1>Hello</h1>");
     private final Indexer<StaticSite> cache = Indexer.create();
     private boolean synced = true;
-    private final StaticSiteValidator validator = new StaticSiteValidator(Lister.of(cache), timeout -> synced, 10);
+    private final StaticSiteValidator validator = new StaticSiteValidator(
+            namespace -> synced ? Optional.of(Lister.of(cache).namespace(namespace).list()) : Optional.empty(), 10);
 
     @Test
     void aSiteFitsWhileTheNamespacesSitesStayWithinTheBudget() throws Exception {

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.marcnuri.helm.LintResult;
+import dev.operatorstarter.controller.OwnerReferences;
 import dev.operatorstarter.sample.Chart.Manifests;
+import dev.operatorstarter.sharding.ShardLabels;
 import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -119,6 +121,7 @@ class ChartTest {
             assertThat(chart.all("Role").stream().map(Chart::permissions).flatMap(List::stream)).as("no member Leases")
                     .noneMatch(permission -> permission.startsWith("coordination.k8s.io/leases:")
                             && !permission.contains("@") && !permission.endsWith(":create"));
+            assertThat(Chart.notes(RELEASE, NAMESPACE, values)).as("%s", values).doesNotContainIgnoringCase("shard");
         }
     }
 
@@ -166,6 +169,17 @@ class ChartTest {
         assertThat(Chart.permissions(releaseRole)).containsAll(memberLeases);
         assertThat(Chart.permissions(named(namespaced.all("Role"), FULLNAME + "-reconcile")))
                 .containsAll(patches).containsExactlyElementsOf(OPERATOR_PERMISSIONS);
+    }
+
+    @Test
+    void withShardingTheNotesNameTheRingAndHowToListItsMembers() {
+        String notes = Chart.notes(RELEASE, NAMESPACE, Map.of("sharding.enabled", true, "sharding.ringName", "web",
+                "replicaCount", 3));
+
+        assertThat(notes).contains("sharded (ring web)")
+                .contains("kubectl get lease -n " + NAMESPACE + " -l " + ShardLabels.RING_LABEL + "=web")
+                .contains("kubectl get staticsites -A -L " + OwnerReferences.SHARD_LABEL_PREFIX + "web")
+                .as("the replicas do not stand by").doesNotContain("WARNING: replicaCount");
     }
 
     @Test

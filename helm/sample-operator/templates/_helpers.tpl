@@ -91,12 +91,27 @@ The service account the pod runs as: the chart's own when it creates one, else t
 {{- end }}
 
 {{/*
-"true" when the replicas must elect a leader: when asked for, and always with more than one
-replica (two replicas reconciling at once would fight over every object). Compare the result with
-eq ... "true": include returns a string.
+"true" when the replicas must elect a leader: when asked for, always with more than one replica
+(two replicas reconciling at once would fight over every object), and always with sharding (the
+elected replica assigns the objects to the shards). Compare the result with eq ... "true": include
+returns a string.
 */}}
 {{- define "sample-operator.leaderElection" -}}
-{{- if or .Values.leaderElection.enabled (gt (int .Values.replicaCount) 1) }}true{{ else }}false{{ end }}
+{{- if or .Values.leaderElection.enabled (gt (int .Values.replicaCount) 1) .Values.sharding.enabled }}true{{ else }}false{{ end }}
+{{- end }}
+
+{{/*
+The ring the shards form (sharding.enabled): sharding.ringName, else the fullname. It is a DNS
+label (63 characters at most): the name part of the label keys shard.sharding.operatorstarter.dev/<ring>
+and drain.sharding.operatorstarter.dev/<ring>, and the prefix of every member Lease's name. The
+schema checks a given ringName; a fullname that is no DNS label (fullnameOverride) fails here.
+*/}}
+{{- define "sample-operator.ringName" -}}
+{{- $ring := .Values.sharding.ringName | default (include "sample-operator.fullname" . | trunc 63 | trimSuffix "-") }}
+{{- if not (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $ring) }}
+{{- fail (printf "sharding: the ring name %q (the fullname) is not a DNS label (lower-case letters, digits and '-', at most 63 characters): set sharding.ringName." $ring) }}
+{{- end }}
+{{- $ring }}
 {{- end }}
 
 {{/*
@@ -113,13 +128,16 @@ two can never drift apart. No delete (owned objects go with their site through t
 collector), no wildcards, no secrets.
 
 - staticsites get/list/watch: the StaticSite informer and lister; patch: adding and removing the
-  finalizer.
+  finalizer, and with sharding the labels of the assignment (the leader's merge patches: the token,
+  the drain request, the arrival annotation; each shard's acknowledgement of a drain).
 - staticsites/status get/patch/update: the status the reconciler writes (merge patch).
 - staticsites/finalizers update: the owner references the operator sets with
   blockOwnerDeletion=true on each site's ConfigMap, Deployment and Service (the API server's
   OwnerReferencesPermissionEnforcement admission asks for it).
 - configmaps, services (core) and deployments (apps) get/list/watch: the informers of the owned
-  objects; create/patch: server-side apply (a PATCH that creates the object when it is missing).
+  objects; create/patch: server-side apply (a PATCH that creates the object when it is missing);
+  with sharding, patch also moves their assignment label along with their site's (the leader).
+So sharding needs nothing here that the operator does not have already.
 - events (events.k8s.io) create/patch: the event recorder creates an Event and patches its series
   when the same Event repeats.
 */}}

@@ -59,6 +59,21 @@ final class Chart {
         return Manifests.parse(template.call());
     }
 
+    /**
+     * The chart's {@code NOTES.txt} for release {@code release} in {@code namespace} with
+     * {@code values} set, as {@code helm install --dry-run} prints them (no cluster needed).
+     */
+    static String notes(String release, String namespace, Map<String, ?> values) {
+        InstallCommand install = helm().install().withName(release).withNamespace(namespace).dryRun().clientOnly();
+        values.forEach(install::set);
+        String output = install.call().getOutput();
+        int notes = output.indexOf("NOTES:\n");
+        if (notes < 0) {
+            throw new AssertionError("helm install --dry-run printed no NOTES: " + output);
+        }
+        return output.substring(notes + "NOTES:\n".length());
+    }
+
     /** The documents of a rendered chart. */
     record Manifests(String text, List<JsonNode> documents) {
 

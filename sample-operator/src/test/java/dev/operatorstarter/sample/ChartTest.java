@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.marcnuri.helm.LintResult;
+import dev.operatorstarter.controller.OwnerReferences;
 import dev.operatorstarter.sample.Chart.Manifests;
+import dev.operatorstarter.sharding.ShardLabels;
 import java.nio.file.Files;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,8 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The Helm chart, linted and rendered by Helm, holds to the conventions the chart promises: least
  * privilege (exactly the permissions the operator uses), leader election with more than one
- * replica, a pod that meets the {@code restricted} Pod Security Standard, probes on the actuator
- * groups, the CRD as rendered from its single copy, and a values schema that rejects typos.
+ * replica, sharding only when asked for (then with leader election and its member Leases), a pod
+ * that meets the {@code restricted} Pod Security Standard, probes on the actuator groups, the CRD
+ * as rendered from its single copy, and a values schema that rejects typos.
  * {@code ChartRbacIT} installs it into the real API server and proves the permissions suffice.
  */
 class ChartTest {
@@ -100,6 +105,81 @@ class ChartTest {
                 .containsEntry("OPERATOR_LEADERELECTION_ENABLED", "false");
         assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("leaderElection.enabled", true)).environment())
                 .containsEntry("OPERATOR_LEADERELECTION_ENABLED", "true");
+    }
+
+    @Test
+    void shardingIsOffByDefaultAndRendersNothingOfIt() {
+        for (Map<String, Object> values : List.<Map<String, Object>>of(Map.of(), Map.of("replicaCount", 3),
+                Map.of("watchNamespaces[0]", "team-a"))) {
+            Manifests chart = Chart.render(RELEASE, NAMESPACE, values);
+            Map<String, Object> off = new HashMap<>(values);
+            off.put("sharding.enabled", false);
+
+            assertThat(Chart.render(RELEASE, NAMESPACE, off).text()).as("%s", values).isEqualTo(chart.text());
+            assertThat(chart.text()).as("%s", values).doesNotContainIgnoringCase("sharding");
+            assertThat(chart.environment().keySet()).noneMatch(name -> name.startsWith("OPERATOR_SHARDING_"));
+            assertThat(chart.all("Role").stream().map(Chart::permissions).flatMap(List::stream)).as("no member Leases")
+                    .noneMatch(permission -> permission.startsWith("coordination.k8s.io/leases:")
+                            && !permission.contains("@") && !permission.endsWith(":create"));
+            assertThat(Chart.notes(RELEASE, NAMESPACE, values)).as("%s", values).doesNotContainIgnoringCase("shard");
+        }
+    }
+
+    @Test
+    void withShardingEachReplicaIsAShardOfTheRingNamedAfterTheReleaseAndLeaderElectionIsOn() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("sharding.enabled", true));
+
+        assertThat(chart.environment()).as("the leader assigns, so sharding needs leader election")
+                .containsEntry("OPERATOR_LEADERELECTION_ENABLED", "true")
+                .containsEntry("OPERATOR_LEADERELECTION_LEASENAME", FULLNAME + "-leader")
+                .containsEntry("OPERATOR_LEADERELECTION_LEASENAMESPACE", "fieldRef:metadata.namespace")
+                .containsEntry("OPERATOR_SHARDING_ENABLED", "true")
+                .containsEntry("OPERATOR_SHARDING_RINGNAME", FULLNAME)
+                .containsEntry("OPERATOR_SHARDING_VIRTUALNODES", "100");
+        assertThat(chart.one("Deployment").at("/spec/replicas").asInt()).as("one shard").isEqualTo(1);
+
+        Manifests named = Chart.render(RELEASE, NAMESPACE, Map.of("sharding.enabled", true, "sharding.ringName", "web",
+                "sharding.virtualNodes", 250, "replicaCount", 4));
+        assertThat(named.environment()).containsEntry("OPERATOR_SHARDING_RINGNAME", "web")
+                .containsEntry("OPERATOR_SHARDING_VIRTUALNODES", "250");
+        assertThat(named.one("Deployment").at("/spec/replicas").asInt()).as("four shards").isEqualTo(4);
+        assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("sharding.enabled", true, "fullnameOverride", "a".repeat(63)))
+                .environment()).as("the longest fullname is a DNS label still")
+                .containsEntry("OPERATOR_SHARDING_RINGNAME", "a".repeat(63));
+    }
+
+    @Test
+    void withShardingTheReleaseRoleGrantsTheMemberLeasesByAnyNameAndTheReconcileRulesPatchAsBefore() {
+        List<String> memberLeases = Stream.of("get", "list", "watch", "create", "update", "patch", "delete")
+                .map(verb -> "coordination.k8s.io/leases:" + verb).toList();
+        List<String> patches = List.of("sample.operatorstarter.dev/staticsites:patch", "/configmaps:patch",
+                "/services:patch", "apps/deployments:patch");
+
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("sharding.enabled", true));
+
+        assertThat(Chart.permissions(chart.one("Role"))).as("the leader's Lease by name, every member's by any name")
+                .containsExactlyInAnyOrderElementsOf(concat(concat(INDEX_PERMISSIONS, LEASE_PERMISSIONS), memberLeases));
+        assertThat(Chart.permissions(named(chart.all("ClusterRole"), FULLNAME)))
+                .as("the labels of the assignment are merge patches, which the operator may write already")
+                .containsAll(patches).containsExactlyElementsOf(OPERATOR_PERMISSIONS);
+
+        Manifests namespaced = Chart.render(RELEASE, NAMESPACE, Map.of("sharding.enabled", true,
+                "watchNamespaces[0]", "team-a"));
+        JsonNode releaseRole = named(namespaced.all("Role"), FULLNAME);
+        assertThat(Chart.permissions(releaseRole)).containsAll(memberLeases);
+        assertThat(Chart.permissions(named(namespaced.all("Role"), FULLNAME + "-reconcile")))
+                .containsAll(patches).containsExactlyElementsOf(OPERATOR_PERMISSIONS);
+    }
+
+    @Test
+    void withShardingTheNotesNameTheRingAndHowToListItsMembers() {
+        String notes = Chart.notes(RELEASE, NAMESPACE, Map.of("sharding.enabled", true, "sharding.ringName", "web",
+                "replicaCount", 3));
+
+        assertThat(notes).contains("sharded (ring web)")
+                .contains("kubectl get lease -n " + NAMESPACE + " -l " + ShardLabels.RING_LABEL + "=web")
+                .contains("kubectl get staticsites -A -L " + OwnerReferences.SHARD_LABEL_PREFIX + "web")
+                .as("the replicas do not stand by").doesNotContain("WARNING: replicaCount");
     }
 
     @Test
@@ -262,6 +342,25 @@ class ChartTest {
                 .hasMessageContaining("replicaCont");
         assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("replicaCount", 0)))
                 .hasMessageContaining("replicaCount");
+    }
+
+    @Test
+    void theValuesSchemaRejectsARingNameThatIsNoDnsLabelAndVirtualNodesOutsideOneToAThousand() {
+        for (String ringName : List.of("Web", "web_ring", "-web", "web-", "a".repeat(64))) {
+            assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("sharding.enabled", true,
+                    "sharding.ringName", ringName))).as(ringName).hasMessageContaining("ringName");
+        }
+        for (int virtualNodes : new int[] {0, 1001}) {
+            assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("sharding.enabled", true,
+                    "sharding.virtualNodes", virtualNodes))).as("%d", virtualNodes).hasMessageContaining("virtualNodes");
+        }
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("sharding.enabled", "yes")))
+                .hasMessageContaining("enabled");
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("sharding.enabled", true,
+                "fullnameOverride", "Sites"))).as("a default ring name that is no DNS label")
+                .hasMessageContaining("set sharding.ringName");
+        assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("sharding.enabled", true, "fullnameOverride", "Sites",
+                "sharding.ringName", "sites")).environment()).containsEntry("OPERATOR_SHARDING_RINGNAME", "sites");
     }
 
     @Test

@@ -9,6 +9,8 @@ import dev.operatorstarter.client.rest.RequestMetrics;
 import dev.operatorstarter.controller.ControllerMetrics;
 import dev.operatorstarter.controller.ControllerOptions;
 import dev.operatorstarter.leaderelection.LeaderMetrics;
+import dev.operatorstarter.sharding.ShardingMetrics;
+import dev.operatorstarter.sharding.ShardingOptions;
 import dev.operatorstarter.workqueue.RateLimitingQueue;
 import dev.operatorstarter.workqueue.WorkQueue;
 import dev.operatorstarter.workqueue.WorkQueueMetrics;
@@ -54,6 +56,8 @@ class MetricsWithoutMicrometerTest {
             ControllerMetrics.NONE.started("plain", 1);
             WorkQueueMetrics.Recorder.NONE.added();
             LeaderMetrics.NONE.leading("plain", true);
+            ShardingMetrics.NONE.shardObjects("plain", "plain", () -> 1);
+            ShardingOptions.builder("plain", "replica-1", "ns").build();
             InformerOptions.defaults();
             ClientOptions.defaults();
             ControllerOptions.builder("plain").build();

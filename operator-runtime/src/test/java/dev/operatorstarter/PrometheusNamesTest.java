@@ -8,6 +8,8 @@ import dev.operatorstarter.cache.ReflectorMetrics;
 import dev.operatorstarter.client.rest.RequestMetrics;
 import dev.operatorstarter.controller.ControllerMetrics;
 import dev.operatorstarter.leaderelection.LeaderMetrics;
+import dev.operatorstarter.sharding.MemberState;
+import dev.operatorstarter.sharding.ShardingMetrics;
 import dev.operatorstarter.workqueue.RateLimitingQueue;
 import dev.operatorstarter.workqueue.WorkQueue;
 import dev.operatorstarter.workqueue.WorkQueueMetrics;
@@ -15,14 +17,17 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every metric name and label of DESIGN.md's table, as Micrometer's Prometheus registry renders
- * them: controller-runtime's names, so its dashboards and alerts work unchanged.
+ * them: controller-runtime's names, so its dashboards and alerts work unchanged; and the sharding's
+ * ({@code controller_sharding_*}, plan §4.3), named as in the timebertt project where they mean the same.
  */
 class PrometheusNamesTest {
 
@@ -57,6 +62,22 @@ class PrometheusNamesTest {
 
         ReaderMetrics.micrometer(registry).read("secrets", "get", ObjectReader.Source.API);
 
+        ShardingMetrics sharding = ShardingMetrics.micrometer(registry);
+        sharding.member("mirror", true);
+        sharding.drainAcknowledged("mirror", "configmaps");
+        sharding.shardObjects("mirror", "gadgets", () -> 4);
+        Map<MemberState, Integer> members = new EnumMap<>(MemberState.class);
+        for (MemberState state : MemberState.values()) {
+            members.put(state, state == MemberState.READY ? 3 : 0);
+        }
+        sharding.members("mirror", members);
+        sharding.assigned("mirror", "configmaps");
+        sharding.moved("mirror", "configmaps");
+        sharding.drainRequested("mirror", "configmaps");
+        sharding.handedOver("mirror", Duration.ofMillis(40));
+        sharding.pendingDrains("mirror", 2);
+        sharding.unassigned("mirror", "configmaps", 1);
+
         String scrape = registry.scrape();
         assertThat(scrape).contains(
                 "workqueue_depth{controller=\"gadgets\",name=\"gadgets\"}",
@@ -85,7 +106,18 @@ class PrometheusNamesTest {
                 "watch_events_total{name=\"configmaps/a\",type=\"ADDED\"}",
                 "informer_store_size{name=\"configmaps/a\"} 3",
                 "informer_processing_errors_total{name=\"configmaps/a\",stage=\"index\"} 1.0",
-                "reader_requests_total{resource=\"secrets\",source=\"api\",verb=\"get\"} 1.0");
+                "reader_requests_total{resource=\"secrets\",source=\"api\",verb=\"get\"} 1.0",
+                "controller_sharding_member_status{ring=\"mirror\"} 1",
+                "controller_sharding_drain_acks_total{resource=\"configmaps\",ring=\"mirror\"} 1.0",
+                "controller_sharding_objects{controller=\"gadgets\",ring=\"mirror\"} 4",
+                "controller_sharding_members{ring=\"mirror\",state=\"ready\"} 3",
+                "controller_sharding_members{ring=\"mirror\",state=\"orphaned\"} 0",
+                "controller_sharding_assignments_total{resource=\"configmaps\",ring=\"mirror\"} 1.0",
+                "controller_sharding_movements_total{resource=\"configmaps\",ring=\"mirror\"} 1.0",
+                "controller_sharding_drains_total{resource=\"configmaps\",ring=\"mirror\"} 1.0",
+                "controller_sharding_handover_duration_seconds_count{ring=\"mirror\"} 1",
+                "controller_sharding_pending_drains{ring=\"mirror\"} 2",
+                "controller_sharding_unassigned_objects{resource=\"configmaps\",ring=\"mirror\"} 1");
     }
 
     @Test
@@ -120,6 +152,7 @@ class PrometheusNamesTest {
         queue.add("a");
         queue.done(queue.get().orElseThrow());
         ControllerMetrics.micrometer(registry).reconciled("gadgets", "success", Duration.ofMillis(120));
+        ShardingMetrics.micrometer(registry).handedOver("mirror", Duration.ofMillis(300));
 
         String scrape = registry.scrape();
 
@@ -129,7 +162,11 @@ class PrometheusNamesTest {
         assertThat(bucketBounds(scrape, "controller_runtime_reconcile_time_seconds")).containsExactly(0.005, 0.01, 0.025,
                 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5,
                 3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0);
+        // not controller-runtime's (it has none): seconds-scale handovers, 25 ms to 5 minutes
+        assertThat(bucketBounds(scrape, "controller_sharding_handover_duration_seconds")).containsExactly(0.025, 0.05,
+                0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 15.0, 30.0, 60.0, 120.0, 300.0);
         assertThat(scrape).contains("# TYPE controller_runtime_reconcile_time_seconds histogram",
+                "# TYPE controller_sharding_handover_duration_seconds histogram",
                 "# TYPE workqueue_queue_duration_seconds histogram", "# TYPE workqueue_work_duration_seconds histogram",
                 "controller_runtime_reconcile_time_seconds_bucket{controller=\"gadgets\",le=\"+Inf\"} 1");
         // cumulative: the 120 ms reconcile is below 0.15 s and not below 0.1 s

@@ -1,18 +1,22 @@
 package dev.operatorstarter.sharding;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /**
  * Receives what a ring's replicas do, for the {@code controller_sharding_*} metrics (plan §4.3): on
- * every replica, whether its member term is valid and the drains its shard acknowledged; on the
- * replica that assigns, how many members are in each state, what it assigned, moved and asked to
- * drain, how long handovers took, and what waits. Label values are bounded: the ring and a
- * resource's {@code plural[.group]}, never a shard id or an object's name.
+ * every replica, whether its member term is valid, the drains its shard acknowledged and how many
+ * objects each sharded controller's primary cache holds; on the replica that assigns, how many
+ * members are in each state, what it assigned, moved and asked to drain, how long handovers took,
+ * and what waits. Label values are bounded: the ring, a resource's {@code plural[.group]} and a
+ * controller's name, never a shard id or an object's name.
  *
  * <p>Gauges are pushed: each call gives the current value, which holds until the next call. An
  * assigner whose leader term ends reports zero for its gauges, so on the other replicas (which do
- * not assign) they read zero.
+ * not assign) they read zero. One is pulled: {@link #shardObjects} gives a supplier read when the
+ * gauge is read.
  *
  * <p>Called from the sharding's threads (the assigner's, the member elector's, the shard controllers'
  * workers): implementations must be thread-safe, fast, and must not throw.
@@ -22,6 +26,16 @@ public interface ShardingMetrics {
     /** Records nothing. */
     ShardingMetrics NONE = new ShardingMetrics() {
     };
+
+    /**
+     * {@link ShardingMetrics} on Micrometer with the Prometheus names given on each method
+     * ({@code controller_sharding_*}); the handover duration is a histogram with buckets from 25 ms
+     * to 5 minutes. Needs {@code micrometer-core} on the class path (an optional dependency of the
+     * runtime) only when called: the rest of this interface works without it.
+     */
+    static ShardingMetrics micrometer(MeterRegistry registry) {
+        return new MicrometerShardingMetrics(registry);
+    }
 
     /**
      * {@code controller_sharding_member_status{ring}}: this replica's member term started ({@code true})
@@ -35,6 +49,17 @@ public interface ShardingMetrics {
      * {@code resource} go, acknowledging its drain.
      */
     default void drainAcknowledged(String ring, String resource) {
+    }
+
+    /**
+     * {@code controller_sharding_objects{ring,controller}}: how many objects the primary cache of
+     * this replica's sharded controller {@code controller} holds, its share of the ring. Called once
+     * per sharded controller when it is added ({@code Manager.addSharded}, through
+     * {@link Sharding#reportObjects}); {@code objects} is read whenever the gauge is, must be fast
+     * and thread-safe, and is held for as long as the sink is. A second call for the same ring and
+     * controller replaces the supplier.
+     */
+    default void shardObjects(String ring, String controller, IntSupplier objects) {
     }
 
     /** {@code controller_sharding_members{ring,state}}: how many members are in each state (every state given, 0 included). */

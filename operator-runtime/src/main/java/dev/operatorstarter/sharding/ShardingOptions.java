@@ -29,7 +29,8 @@ import java.util.concurrent.ThreadFactory;
  * @param arrivalTimeout how long a shard holds back the first reconcile of an object that moved in
  *     until its children are in its caches; default 10 s
  * @param orphanTtl how long the Lease of a dead member stays before the assigner deletes it; default 1 minute
- * @param metrics the assigner's metrics; default {@link ShardingMetrics#NONE}
+ * @param metrics the ring's metrics (the member's, the shard's and the assigner's; {@link ShardingMetrics#micrometer}
+ *     on Micrometer); default {@link ShardingMetrics#NONE}
  * @param timeSource monotonic time for every duration judged (member states, timers), wall time for
  *     what is written into Leases; default {@link TimeSource#system()}
  * @param threadFactory makes the sharding's threads; default daemon threads

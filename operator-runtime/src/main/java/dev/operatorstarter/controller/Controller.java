@@ -112,6 +112,11 @@ public final class Controller<T extends HasMetadata> {
         return options.name();
     }
 
+    /** The informers that cache this controller's primary objects, as given to {@link #builder}. */
+    public List<SharedIndexInformer<T>> primaries() {
+        return primaries;
+    }
+
     /** Records this controller's writes for read-your-own-writes. */
     public WriteTracker writes() {
         return writes;

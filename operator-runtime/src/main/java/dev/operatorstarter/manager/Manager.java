@@ -151,6 +151,7 @@ public final class Manager implements AutoCloseable {
      * started and stopped with the terms of its member Lease; {@code resource} says what it
      * reconciles. Build it on informers over {@link Sharding#narrow narrowed} scopes and
      * {@code decoratedBy(sharding.decorator(...))}. Add every controller before {@link #start()}.
+     * Its primary cache's size is reported ({@link Sharding#reportObjects}).
      *
      * @throws IllegalStateException without {@link Builder#sharding}, or once the manager has started
      */
@@ -166,6 +167,7 @@ public final class Manager implements AutoCloseable {
                 throw new IllegalStateException("add controller " + controller.name() + " before the manager starts");
             }
             shards.add(controller, resource);
+            sharding.reportObjects(controller);
         }
         return this;
     }

@@ -6,6 +6,7 @@ import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ControllerDecorator;
 import dev.operatorstarter.leaderelection.LeaderCallbacks;
 import dev.operatorstarter.leaderelection.Leadership;
@@ -237,6 +238,18 @@ public final class Sharding {
         Set<String> keys = new HashSet<>();
         caches.forEach(cache -> keys.addAll(cache.indexKeys(ownerIndex, ownerKey)));
         return keys.size();
+    }
+
+    /**
+     * Reports how many objects {@code controller}'s primary caches hold, this shard's share, as
+     * {@code controller_sharding_objects{ring,controller}} ({@link ShardingMetrics#shardObjects}).
+     * {@code Manager.addSharded} calls it; call it for a sharded controller run without a manager.
+     * The gauge reads the caches when it is read, and holds them, not the controller.
+     */
+    public void reportObjects(Controller<?> controller) {
+        List<Indexer<?>> caches = controller.primaries().stream().<Indexer<?>>map(SharedIndexInformer::indexer)
+                .toList();
+        options.metrics().shardObjects(ring(), controller.name(), () -> caches.stream().mapToInt(Indexer::size).sum());
     }
 
     /** This replica's membership: its phase, and the current term for reconcilers that check it before side effects. */

@@ -3,8 +3,10 @@ package dev.operatorstarter.manager;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 import dev.operatorstarter.cache.InformerOptions;
+import dev.operatorstarter.cache.ReflectorOptions;
 import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.client.KubernetesClient;
@@ -19,11 +21,16 @@ import dev.operatorstarter.leaderelection.LeaderElectionConfig;
 import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.sharding.Membership;
 import dev.operatorstarter.sharding.Sharding;
+import dev.operatorstarter.sharding.ShardingMetrics;
 import dev.operatorstarter.sharding.ShardingOptions;
 import dev.operatorstarter.testing.FakeListerWatcher;
 import dev.operatorstarter.testing.InMemoryLeaseLock;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -52,10 +59,18 @@ class ManagerTest {
     }
 
     private static Controller<ConfigMap> controller(String name) {
-        SharedIndexInformer<ConfigMap> informer = SharedIndexInformer.create("configmaps",
-                new FakeListerWatcher<ConfigMap>(), ConfigMap.class, InformerOptions.defaults());
-        return Controller.builder(ControllerOptions.builder(name).build(), ResourceType.of(ConfigMap.class), informer)
+        return controller(name, SharedIndexInformer.create("configmaps", new FakeListerWatcher<ConfigMap>(),
+                ConfigMap.class, InformerOptions.defaults()));
+    }
+
+    private static Controller<ConfigMap> controller(String name, SharedIndexInformer<ConfigMap> primary) {
+        return Controller.builder(ControllerOptions.builder(name).build(), ResourceType.of(ConfigMap.class), primary)
                 .build(request -> ReconcileResult.done());
+    }
+
+    private static ConfigMap configMap(String name) {
+        return new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName(name).withResourceVersion("5")
+                .endMetadata().build();
     }
 
     @Test
@@ -94,6 +109,30 @@ class ManagerTest {
                     .containsExactly(tuple("report", false),
                             tuple("mirror", true));
             assertThat(manager.isMember()).isFalse();
+        }
+    }
+
+    @Test
+    void aShardedControllersPrimaryCacheIsReportedAsTheShardsObjectsUnderTheControllersName() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        FakeListerWatcher<ConfigMap> server = new FakeListerWatcher<>();
+        server.answerLists(options -> FakeListerWatcher.page("10", "", configMap("a"), configMap("b")));
+        SharedIndexInformer<ConfigMap> share = SharedIndexInformer.create("configmaps", server, ConfigMap.class,
+                InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build());
+        Sharding measured = Sharding.builder(client, informers, ShardingOptions.builder("ring", "replica-1", "ns")
+                .metrics(ShardingMetrics.micrometer(registry)).build()).build();
+        try (Manager manager = elected().sharding(measured).build()) {
+            manager.addSharded(controller("mirror", share), "configmaps");
+            Gauge objects = registry.get("controller.sharding.objects").tags("ring", "ring", "controller", "mirror")
+                    .gauge();
+            assertThat(objects.value()).isZero();
+
+            share.start();
+            await().atMost(Duration.ofSeconds(10)).until(share::hasSynced);
+
+            assertThat(objects.value()).isEqualTo(2);
+        } finally {
+            share.stop();
         }
     }
 

@@ -281,8 +281,8 @@ class ChartTest {
         JsonNode dashboard = JsonMapper.builder().build().readTree(json);
 
         Set<String> queried = new HashSet<>();
-        Pattern metric = Pattern.compile("\\b((?:controller_runtime|workqueue|rest_client|leader_election|reflector|watch"
-                + "|informer|jvm|process)_[a-z_]+)");
+        Pattern metric = Pattern.compile("\\b((?:controller_runtime|controller_sharding|workqueue|rest_client"
+                + "|leader_election|reflector|watch|informer|jvm|process)_[a-z_]+)");
         List<String> expressions = dashboard.findValues("expr").stream().map(JsonNode::asString).toList();
         assertThat(expressions).hasSizeGreaterThan(10);
         for (String expression : expressions) {
@@ -293,24 +293,28 @@ class ChartTest {
         }
         assertThat(queried).contains("controller_runtime_reconcile_total", "controller_runtime_reconcile_errors_total",
                 "controller_runtime_reconcile_time_seconds", "workqueue_depth", "workqueue_adds_total",
-                "workqueue_queue_duration_seconds", "rest_client_requests_total", "leader_election_master_status");
+                "workqueue_queue_duration_seconds", "rest_client_requests_total", "leader_election_master_status",
+                "controller_sharding_objects", "controller_sharding_handover_duration_seconds",
+                "controller_sharding_pending_drains", "controller_sharding_members");
         assertThat(queried).allMatch(EXPORTED::contains, "a metric the operator exports (DESIGN.md's table, JVM)");
     }
 
     @Test
-    void theDashboardShowsP50AndP99FromTheBucketsOfControllerRuntimesHistograms() throws Exception {
+    void theDashboardShowsP50AndP99FromTheBucketsOfTheHistograms() throws Exception {
         List<Dashboard.Query> queries = Dashboard.shipped().queries();
-        for (String histogram : List.of("controller_runtime_reconcile_time_seconds", "workqueue_queue_duration_seconds",
-                "workqueue_work_duration_seconds")) {
+        Map<String, String> histograms = Map.of("controller_runtime_reconcile_time_seconds", "controller",
+                "workqueue_queue_duration_seconds", "controller", "workqueue_work_duration_seconds", "controller",
+                "controller_sharding_handover_duration_seconds", "ring");
+        histograms.forEach((histogram, label) -> {
             for (String quantile : List.of("0.5", "0.99")) {
                 assertThat(queries).as("a %s quantile of %s", quantile, histogram).anySatisfy(query -> assertThat(
-                        query.expr()).startsWith("histogram_quantile(" + quantile + ", sum by (le, controller) (rate("
-                                + histogram + "_bucket{"));
+                        query.expr()).startsWith("histogram_quantile(" + quantile + ", sum by (le, " + label
+                                + ") (rate(" + histogram + "_bucket{"));
             }
-        }
+        });
         List<Dashboard.Query> quantiles = queries.stream().filter(query -> query.expr().contains("histogram_quantile"))
                 .toList();
-        assertThat(quantiles).hasSize(6).allSatisfy(query -> {
+        assertThat(quantiles).hasSize(8).allSatisfy(query -> {
             assertThat(query.expr()).as(query.panel()).containsPattern("sum by \\((le, |[a-z, ]*, le)")
                     .containsPattern("rate\\([a-z_]+_bucket\\{");
         });
@@ -684,7 +688,7 @@ class ChartTest {
         return java.util.stream.Stream.concat(first.stream(), second.stream()).toList();
     }
 
-    /** Prometheus names the runtime registers (DESIGN.md, Metrics) and the JVM binders Boot adds. */
+    /** Prometheus names the runtime registers (DESIGN.md, Metrics; plan §4.3) and the JVM binders Boot adds. */
     private static final Set<String> EXPORTED = Set.of("controller_runtime_reconcile_total",
             "controller_runtime_reconcile_errors_total", "controller_runtime_terminal_reconcile_errors_total",
             "controller_runtime_reconcile_panics_total", "controller_runtime_reconcile_time_seconds",
@@ -694,6 +698,10 @@ class ChartTest {
             "rest_client_requests_total", "rest_client_request_duration_seconds", "leader_election_master_status",
             "reflector_list_duration_seconds", "reflector_lists_total", "reflector_watches_total",
             "reflector_short_watches_total", "reflector_watch_duration_seconds", "reflector_last_resource_version",
-            "watch_events_total", "informer_store_size", "jvm_memory_used_bytes", "jvm_memory_max_bytes",
-            "jvm_gc_pause_seconds", "jvm_threads_live_threads", "process_cpu_usage", "process_uptime_seconds");
+            "watch_events_total", "informer_store_size", "controller_sharding_objects",
+            "controller_sharding_member_status", "controller_sharding_drain_acks_total", "controller_sharding_members",
+            "controller_sharding_assignments_total", "controller_sharding_movements_total",
+            "controller_sharding_drains_total", "controller_sharding_handover_duration_seconds",
+            "controller_sharding_pending_drains", "controller_sharding_unassigned_objects", "jvm_memory_used_bytes",
+            "jvm_memory_max_bytes", "jvm_gc_pause_seconds", "jvm_threads_live_threads", "process_cpu_usage", "process_uptime_seconds");
 }

@@ -14,7 +14,11 @@ import tools.jackson.databind.json.JsonMapper;
 /** The chart's Grafana dashboard ({@code dashboards/sample-operator.json}), read for tests. */
 final class Dashboard {
 
-    /** A series name in PromQL: a metric of the runtime, of the JVM or of the process, suffix included. */
+    /**
+     * A series name in PromQL: a metric of the runtime, of the JVM or of the process, suffix included.
+     * Not the sharding row's ({@code controller_sharding_*}): the sample runs unsharded, so its scrape has
+     * none of them; their names are {@code PrometheusNamesTest}'s and {@code ChartTest}'s.
+     */
     private static final Pattern SERIES = Pattern.compile("\\b((?:controller_runtime|workqueue|rest_client|leader_election"
             + "|reflector|watch|informer|jvm|process)_[a-z_]+)");
 

@@ -90,6 +90,7 @@ final class AssignerTerm {
         this.leaseEvents = leases.addEventHandler(loop.handler());
         for (ShardedResource<?> resource : resources) {
             parts.add(part(resource));
+            backlog.track(resource.resource());
         }
     }
 

@@ -37,6 +37,17 @@ final class Backlog {
     }
 
     /**
+     * Starts counting the objects of {@code resource} ({@code plural[.group]}) that wait for a
+     * member, and reports that none do yet, so the gauges read 0 instead of being absent until
+     * something waits.
+     */
+    synchronized void track(String resource) {
+        unassigned.computeIfAbsent(resource, r -> new HashSet<>());
+        metrics.unassigned(ring, resource, unassigned.get(resource).size());
+        metrics.pendingDrains(ring, drains.size());
+    }
+
+    /**
      * Records the assigner's decision on object {@code key} of {@code resource} ({@code plural[.group]}),
      * whose step came to {@code outcome} and whose writes all succeeded; null when the object is gone.
      */

@@ -48,7 +48,7 @@ public final class OperatorMetricsAutoConfiguration {
             return new OperatorMetrics(RequestMetrics.micrometer(meters), ReflectorMetrics.micrometer(meters),
                     ReaderMetrics.micrometer(meters), ControllerMetrics.micrometer(meters),
                     WorkQueueMetrics.micrometer(meters), LeaderMetrics.micrometer(meters),
-                    ShardingMetrics.NONE); // TODO micrometer
+                    ShardingMetrics.micrometer(meters));
         }
     }
 }

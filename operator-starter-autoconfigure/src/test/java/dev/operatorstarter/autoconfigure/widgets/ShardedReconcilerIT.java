@@ -43,7 +43,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Sharding in whole applications on the real API server: two replicas of the widget operator with
  * {@code operator.sharding.enabled}, each caching and reconciling only the widgets (and the owned
- * ConfigMaps) the ring gives it, the ring shown by {@code /actuator/operator} and the health; a
+ * ConfigMaps) the ring gives it, the ring shown by {@code /actuator/operator}, the health and the
+ * {@code controller_sharding_*} metrics; a
  * replica whose member Lease is deleted under it closes itself, and the other one takes its widgets.
  */
 @KubernetesTest(crds = "crds/widgets.yaml")
@@ -65,7 +66,7 @@ class ShardedReconcilerIT {
         ConfigurableApplicationContext replica = new SpringApplicationBuilder(WidgetOperatorApplication.class)
                 .properties("operator.client.kubeconfig=" + connection.kubeconfig(), "server.port=0",
                         "spring.application.name=widget-shards",
-                        "management.endpoints.web.exposure.include=health,operator",
+                        "management.endpoints.web.exposure.include=health,operator,prometheus",
                         "management.endpoint.health.show-details=always",
                         "operator.informers.namespaces=" + namespace.name(),
                         "operator.leader-election.lease-namespace=" + namespace.name(),
@@ -135,6 +136,18 @@ class ShardedReconcilerIT {
             assertThat(health.path("sharding").path("details").path("ring").asString()).isEqualTo(ring);
             assertThat(health.path("sharding").path("details").path("members").path("READY").asInt()).isEqualTo(2);
             assertThat(health.path("controllers").path("details").path("member").asBoolean()).isTrue();
+
+            // the controller_sharding_* metrics: each replica's share and membership, the members on the leader
+            for (ConfigurableApplicationContext replica : List.of(first, second)) {
+                String scrape = get(replica, "/actuator/prometheus").body();
+                assertThat(scrape).contains("controller_sharding_member_status{ring=\"" + ring + "\"} 1.0")
+                        .contains("controller_sharding_objects{controller=\"widget\",ring=\"" + ring + "\"} "
+                                + given.get(shardOf(replica)).size() + ".0");
+            }
+            assertThat(get(leader, "/actuator/prometheus").body())
+                    .contains("controller_sharding_members{ring=\"" + ring + "\",state=\"ready\"} 2.0")
+                    .contains("controller_sharding_unassigned_objects{resource=\"widgets.starter.operatorstarter.dev\","
+                            + "ring=\"" + ring + "\"} 0.0");
 
             // a member whose Lease is deleted under it may have been declared dead: it closes itself,
             // and the other replica takes its widgets once the ring has waited out its lease

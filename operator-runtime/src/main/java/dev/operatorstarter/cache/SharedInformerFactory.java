@@ -173,9 +173,18 @@ public final class SharedInformerFactory implements AutoCloseable {
      * moved object's children per resource).
      */
     public synchronized Optional<GroupVersionResource> resourceOf(SharedIndexInformer<?> informer) {
+        return keyOf(informer).map(Key::resource);
+    }
+
+    /** The scope {@code informer} was made for, when this factory made it; empty for an informer made elsewhere. */
+    public synchronized Optional<InformerScope> scopeOf(SharedIndexInformer<?> informer) {
+        return keyOf(informer).map(Key::scope);
+    }
+
+    private Optional<Key> keyOf(SharedIndexInformer<?> informer) {
         Objects.requireNonNull(informer, "informer");
-        return informers.entrySet().stream().filter(entry -> entry.getValue() == informer).map(entry -> entry.getKey()
-                .resource()).findFirst();
+        return informers.entrySet().stream().filter(entry -> entry.getValue() == informer).map(Map.Entry::getKey)
+                .findFirst();
     }
 
     /** The informers made so far. */

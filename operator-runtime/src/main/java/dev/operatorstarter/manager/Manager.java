@@ -151,9 +151,11 @@ public final class Manager implements AutoCloseable {
      * started and stopped with the terms of its member Lease; {@code resource} says what it
      * reconciles. Build it on informers over {@link Sharding#narrow narrowed} scopes and
      * {@code decoratedBy(sharding.decorator(...))}. Add every controller before {@link #start()}.
-     * Its primary cache's size is reported ({@link Sharding#reportObjects}).
+     * Its primary cache's size is reported ({@link Sharding#adopt}).
      *
      * @throws IllegalStateException without {@link Builder#sharding}, or once the manager has started
+     * @throws IllegalArgumentException when its primary informers were not made on the sharding's
+     *     factory, or two of them cover one namespace
      */
     public Manager addSharded(Controller<?> controller, String resource) {
         Objects.requireNonNull(controller, "controller");
@@ -166,8 +168,8 @@ public final class Manager implements AutoCloseable {
             if (state != State.NEW) {
                 throw new IllegalStateException("add controller " + controller.name() + " before the manager starts");
             }
+            sharding.adopt(controller);
             shards.add(controller, resource);
-            sharding.reportObjects(controller);
         }
         return this;
     }

@@ -241,12 +241,34 @@ public final class Sharding {
     }
 
     /**
-     * Reports how many objects {@code controller}'s primary caches hold, this shard's share, as
-     * {@code controller_sharding_objects{ring,controller}} ({@link ShardingMetrics#shardObjects}).
+     * Takes {@code controller} as one of this shard's: checks that it has one primary informer, or
+     * several over distinct namespaces made on {@link #informers()} (what the shard remembers of an
+     * object, its hand-off and its arrival, is kept by {@code namespace/name}, so one object must not
+     * be in two of its primary caches); then reports how many objects they hold, this shard's share,
+     * as {@code controller_sharding_objects{ring,controller}} ({@link ShardingMetrics#shardObjects}).
      * {@code Manager.addSharded} calls it; call it for a sharded controller run without a manager.
      * The gauge reads the caches when it is read, and holds them, not the controller.
+     *
+     * @throws IllegalArgumentException when two primary informers cover one namespace, or one of
+     *     several was made elsewhere (its namespace is unknown)
      */
-    public void reportObjects(Controller<?> controller) {
+    public void adopt(Controller<?> controller) {
+        Objects.requireNonNull(controller, "controller");
+        if (controller.primaries().size() > 1) {
+            List<String> namespaces = new ArrayList<>();
+            for (SharedIndexInformer<?> primary : controller.primaries()) {
+                InformerScope scope = informers.scopeOf(primary).orElseThrow(() -> new IllegalArgumentException(
+                        "the primary informer " + primary.name() + " of sharded controller " + controller.name()
+                                + " was not made on the sharding's informer factory, so its namespace is unknown"));
+                namespaces.add(scope.namespace());
+            }
+            if (namespaces.contains("") || new HashSet<>(namespaces).size() < namespaces.size()) {
+                throw new IllegalArgumentException("sharded controller " + controller.name() + " has primary "
+                        + "informers over overlapping namespaces " + namespaces.stream()
+                        .map(ns -> ns.isEmpty() ? "(all)" : ns).toList() + ": a sharded controller needs one primary "
+                        + "informer, or several over distinct namespaces, so that each object is in one of its caches");
+            }
+        }
         List<Indexer<?>> caches = controller.primaries().stream().<Indexer<?>>map(SharedIndexInformer::indexer)
                 .toList();
         options.metrics().shardObjects(ring(), controller.name(), () -> caches.stream().mapToInt(Indexer::size).sum());

@@ -55,7 +55,7 @@ public interface ShardingMetrics {
      * {@code controller_sharding_objects{ring,controller}}: how many objects the primary cache of
      * this replica's sharded controller {@code controller} holds, its share of the ring. Called once
      * per sharded controller when it is added ({@code Manager.addSharded}, through
-     * {@link Sharding#reportObjects}); {@code objects} is read whenever the gauge is, must be fast
+     * {@link Sharding#adopt}); {@code objects} is read whenever the gauge is, must be fast
      * and thread-safe, and is held for as long as the sink is. A second call for the same ring and
      * controller replaces the supplier.
      */

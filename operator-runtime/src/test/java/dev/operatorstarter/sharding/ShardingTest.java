@@ -13,6 +13,9 @@ import dev.operatorstarter.client.ResourceType;
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.Credentials;
 import dev.operatorstarter.client.config.TlsSettings;
+import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.controller.ControllerOptions;
+import dev.operatorstarter.controller.ReconcileResult;
 import dev.operatorstarter.leaderelection.LeaderCallbacks;
 import dev.operatorstarter.leaderelection.Leadership;
 import dev.operatorstarter.sharding.Membership.Phase;
@@ -189,6 +192,36 @@ class ShardingTest {
         assertThat(status.pendingDrains()).isNull();
         assertThat(status.unassigned()).isNull();
         assertThat(status.oldestPendingDrain()).isNull();
+    }
+
+    @Test
+    void aShardedControllerNeedsPrimaryInformersOverDistinctNamespacesMadeOnItsFactory() {
+        SharedIndexInformer<ConfigMap> inA = informers.informerFor(ConfigMap.class, sharding.narrow(
+                InformerScope.namespace("a")));
+        SharedIndexInformer<ConfigMap> inB = informers.informerFor(ConfigMap.class, sharding.narrow(
+                InformerScope.namespace("b")));
+        SharedIndexInformer<ConfigMap> everywhere = informers.informerFor(ConfigMap.class, sharding.narrow(
+                InformerScope.all()));
+        SharedIndexInformer<ConfigMap> alsoInA = informers.informerFor(ConfigMap.class, sharding.narrow(
+                InformerScope.namespace("a").withLabelSelector("tier=web")));
+
+        sharding.adopt(controller("two-namespaces", List.of(inA, inB))); // fine: each object in one cache
+        assertThatThrownBy(() -> sharding.adopt(controller("all-and-a", List.of(everywhere, inA))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("sharded controller all-and-a has primary "
+                        + "informers over overlapping namespaces [(all), a]: a sharded controller needs one primary "
+                        + "informer, or several over distinct namespaces, so that each object is in one of its caches");
+        assertThatThrownBy(() -> sharding.adopt(controller("twice-a", List.of(inA, alsoInA))))
+                .hasMessageContaining("overlapping namespaces [a, a]");
+        SharedIndexInformer<ConfigMap> elsewhere = new SharedInformerFactory(client, InformerOptions.defaults())
+                .informerFor(ConfigMap.class, sharding.narrow(InformerScope.namespace("c")));
+        sharding.adopt(controller("alone", List.of(elsewhere))); // one primary cache: nothing to overlap
+        assertThatThrownBy(() -> sharding.adopt(controller("elsewhere", List.of(inA, elsewhere))))
+                .hasMessageContaining("was not made on the sharding's informer factory");
+    }
+
+    private static Controller<ConfigMap> controller(String name, List<SharedIndexInformer<ConfigMap>> primaries) {
+        return Controller.builder(ControllerOptions.builder(name).build(), CONFIG_MAPS, primaries)
+                .build(request -> ReconcileResult.done());
     }
 
     /** The shard's controllers, as a manager's group would be: records its terms. */

@@ -81,14 +81,21 @@ class OperatorAutoConfigurationTest {
     @TempDir
     Path folder;
 
-    /** No server is reachable: start-up must not wait for caches, and no election runs. */
     private ApplicationContextRunner runner() {
+        return runner(folder);
+    }
+
+    /**
+     * Every role auto-configuration, on a kubeconfig in {@code folder} whose server is not
+     * reachable: start-up must not wait for caches, and no election runs.
+     */
+    static ApplicationContextRunner runner(Path folder) {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(OperatorMetricsAutoConfiguration.class,
                         OperatorClientAutoConfiguration.class, OperatorInformersAutoConfiguration.class,
                         OperatorEventsAutoConfiguration.class, OperatorLeaderElectionAutoConfiguration.class,
-                        OperatorControllersAutoConfiguration.class, OperatorHealthContributorAutoConfiguration.class,
-                        OperatorEndpointAutoConfiguration.class))
+                        OperatorShardingAutoConfiguration.class, OperatorControllersAutoConfiguration.class,
+                        OperatorHealthContributorAutoConfiguration.class, OperatorEndpointAutoConfiguration.class))
                 .withPropertyValues("operator.client.kubeconfig=" + Kubeconfigs.twoContexts(folder),
                         "operator.informers.wait-for-sync-on-startup=false");
     }
@@ -289,7 +296,7 @@ class OperatorAutoConfigurationTest {
     }
 
     /** What Spring Boot prints: the first registered analyzer that understands the failure. */
-    private static FailureAnalysis analyze(Throwable failure) {
+    static FailureAnalysis analyze(Throwable failure) {
         return SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class,
                         SpringFactoriesLoader.FailureHandler.logging(LogFactory.getLog(OperatorAutoConfigurationTest.class)))
                 .stream().map(analyzer -> analyzer.analyze(failure)).filter(Objects::nonNull).findFirst()

@@ -19,17 +19,12 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
-import java.util.Objects;
-import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.io.support.SpringFactoriesLoader;
 
 /** {@code operator.sharding.*}: what it shards, how, and what it refuses (no server: nothing starts). */
 class OperatorShardingAutoConfigurationTest {
@@ -38,13 +33,7 @@ class OperatorShardingAutoConfigurationTest {
     Path folder;
 
     private ApplicationContextRunner runner() {
-        return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(OperatorMetricsAutoConfiguration.class,
-                        OperatorClientAutoConfiguration.class, OperatorInformersAutoConfiguration.class,
-                        OperatorEventsAutoConfiguration.class, OperatorLeaderElectionAutoConfiguration.class,
-                        OperatorShardingAutoConfiguration.class, OperatorControllersAutoConfiguration.class))
-                .withPropertyValues("operator.client.kubeconfig=" + Kubeconfigs.twoContexts(folder),
-                        "operator.informers.wait-for-sync-on-startup=false");
+        return OperatorAutoConfigurationTest.runner(folder);
     }
 
     @Test
@@ -113,7 +102,7 @@ class OperatorShardingAutoConfigurationTest {
                     assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidShardingException.class)
                             .hasMessage("operator.sharding.controllers names 'gadget', which is not the name of a "
                                     + "@Reconciler's controller");
-                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+                    FailureAnalysis analysis = OperatorAutoConfigurationTest.analyze(context.getStartupFailure());
                     assertThat(analysis.getDescription()).startsWith("The operator's sharding "
                             + "(operator.sharding.enabled=true) cannot start: operator.sharding.controllers names 'gadget'");
                     assertThat(analysis.getAction()).startsWith("Name one of [widget]");
@@ -129,7 +118,7 @@ class OperatorShardingAutoConfigurationTest {
                     assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidShardingException.class)
                             .hasMessageContaining("operator.leader-election.enabled is false, and sharding needs leader "
                                     + "election");
-                    assertThat(analyze(context.getStartupFailure()).getAction())
+                    assertThat(OperatorAutoConfigurationTest.analyze(context.getStartupFailure()).getAction())
                             .startsWith("Remove operator.leader-election.enabled=false");
                 });
     }
@@ -156,7 +145,7 @@ class OperatorShardingAutoConfigurationTest {
                     // 1001 comes from the customizer only: it ran after the properties, and its value is validated
                     assertThat(context.getStartupFailure()).rootCause().isInstanceOf(IllegalArgumentException.class)
                             .hasMessage("virtualNodes must be 1 to 1000, was 1001");
-                    assertThat(analyze(context.getStartupFailure()).getDescription())
+                    assertThat(OperatorAutoConfigurationTest.analyze(context.getStartupFailure()).getDescription())
                             .contains("cannot start: the ring operator cannot be set up: virtualNodes must be 1 to 1000");
                 });
     }
@@ -182,14 +171,6 @@ class OperatorShardingAutoConfigurationTest {
             assertThat(sharding.orphanTtl()).hasMinutes(1);
             assertThat(context.getBean(Sharding.class).ring()).isEqualTo("operator");
         });
-    }
-
-    /** What Spring Boot prints: the first registered analyzer that understands the failure. */
-    private static FailureAnalysis analyze(Throwable failure) {
-        return SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class,
-                        SpringFactoriesLoader.FailureHandler.logging(LogFactory.getLog(OperatorShardingAutoConfigurationTest.class)))
-                .stream().map(analyzer -> analyzer.analyze(failure)).filter(Objects::nonNull).findFirst()
-                .orElseThrow(() -> new AssertionError("no failure analyzer explains " + failure));
     }
 
     @Configuration(proxyBeanMethods = false)

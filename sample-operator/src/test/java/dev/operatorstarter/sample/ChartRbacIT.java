@@ -13,25 +13,39 @@ import dev.operatorstarter.client.config.InClusterConfig;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.controller.Conditions;
+import dev.operatorstarter.leaderelection.LeaderElectionRecord;
+import dev.operatorstarter.sharding.ShardLabels;
+import dev.operatorstarter.sharding.Sharding;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.ServiceAccounts;
 import dev.operatorstarter.test.TestNamespace;
+import dev.operatorstarter.webhook.AdmissionVerdict;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,7 +68,8 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
  * code path (token, CA and namespace files, {@code KUBERNETES_SERVICE_HOST/PORT}) and the
  * environment the chart gives the pod. A full reconcile, leader election and the finalizer succeed
  * with the chart's permissions; with one rule taken out of the installed role, the operator names
- * the refused verb and resource.
+ * the refused verb and resource. Sharded, two replicas as that ServiceAccount join the ring, assign,
+ * reconcile and clear out dead members with the chart's member-Lease rule, and do not start without it.
  *
  * <p>The releases install with {@code crds.install=false}: the CRD is cluster-wide and the other
  * tests of this JVM install it too, without Helm's ownership labels. {@code ChartCrdIT} installs,
@@ -67,6 +82,15 @@ class ChartRbacIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final Duration SYNC = Duration.ofSeconds(10);
     private static final String CHART = "sample-operator";
+    /**
+     * Sharding on, with the short lease of the starter's sharding tests (a member is judged within
+     * seconds) and an orphan TTL of 2 s instead of a minute, set through {@code extraEnv} as an
+     * operator would set it.
+     */
+    private static final Map<String, Object> SHARDED = Map.of("sharding.enabled", true, "replicaCount", 2,
+            "leaderElection.leaseDuration", "2s", "leaderElection.renewDeadline", "1500ms",
+            "leaderElection.retryPeriod", "300ms", "extraEnv[0].name", "OPERATOR_SHARDING_ORPHANTTL",
+            "extraEnv[0].value", "2s");
 
     private static KubernetesClient admin;
     private final Deque<AutoCloseable> cleanUp = new ArrayDeque<>(); // closed last first
@@ -160,6 +184,88 @@ class ChartRbacIT {
         assertThat(admin.resources(StaticSite.class).inNamespace(namespace.name()).get("refused").getStatus()).isNull();
     }
 
+    @Test
+    void shardedTwoReplicasAsTheChartsServiceAccountJoinTheRingAssignReconcileAndClearOutDeadMembers(
+            ClusterConnection connection, TestNamespace namespace, @TempDir Path folder) throws Exception {
+        String release = install(connection, namespace, SHARDED);
+        String fullname = release + "-" + CHART;
+        String ring = fullname; // the chart's default
+        ResourceClient<Lease> leases = admin.coordinationV1().leases().inNamespace(namespace.name());
+        // members of earlier processes: one that died holding its Lease, one that released it
+        Lease died = leases.create(memberLease(ring, "died-0a0a0a", "died-0a0a0a"));
+        Lease released = leases.create(memberLease(ring, "released-0b0b0b", ""));
+
+        List<ConfigurableApplicationContext> replicas = List.of(
+                run(connection, namespace, Files.createDirectory(folder.resolve("a")), fullname, SYNC),
+                run(connection, namespace, Files.createDirectory(folder.resolve("b")), fullname, SYNC));
+
+        Map<String, ConfigurableApplicationContext> byShard = replicas.stream().collect(Collectors.toMap(
+                replica -> replica.getBean(Sharding.class).shardId(), Function.identity()));
+        Set<String> shards = byShard.keySet();
+        assertThat(shards).as("a shard id per process, even on one host").hasSize(2);
+        assertThat(replicas.get(0).getBean(Sharding.class).ring()).isEqualTo(ring);
+        // each replica creates and renews its own member Lease (create, update), the leader labels it (patch)
+        for (String shard : shards) {
+            await().atMost(WAIT).until(() -> leases.find(ShardLabels.leaseName(ring, shard)).orElse(null), lease ->
+                    lease != null && shard.equals(lease.getSpec().getHolderIdentity())
+                            && "ready".equals(label(lease, ShardLabels.STATE_LABEL)));
+        }
+        // the leader takes the Lease that is not renewed (update); seen before the orphan TTL ends, and the Lease with it
+        Lease taken = await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> leases.find(name(died))
+                .orElse(null), lease -> lease == null || lease.getSpec().getHolderIdentity().startsWith("assigner:"));
+        assertThat(taken).as("taken before it was deleted").isNotNull();
+        String leader = shards.stream().filter(shard -> byShard.get(shard).getBean(Sharding.class).status().assigner())
+                .findFirst().orElseThrow();
+        assertThat(taken.getSpec().getHolderIdentity()).isEqualTo("assigner:" + leader);
+        assertThat(label(taken, ShardLabels.STATE_LABEL)).isEqualTo("dead");
+
+        ResourceClient<StaticSite> sites = admin.resources(StaticSite.class).inNamespace(namespace.name());
+        sites.create(StaticSite.of("charted", 1, Map.of("index.html", "<h1>charted</h1>")));
+        StaticSiteStatus status = awaitStatus(sites, "charted", s -> s.observedGeneration() != null);
+        assertThat(Conditions.isTrue(status.conditions(), StaticSiteStatus.PROGRESSING)).isTrue();
+        String token = byShard.values().iterator().next().getBean(Sharding.class).labels().token();
+        String holder = label(sites.get("charted"), token);
+        assertThat(holder).as("the site's shard").isIn(shards);
+        // the shard's reconcile created the site's objects with its token (copied from the site)
+        String in = namespace.name();
+        assertThat(Stream.of(admin.coreV1().configMaps().inNamespace(in).get("charted-content"),
+                admin.coreV1().services().inNamespace(in).get("charted"),
+                admin.appsV1().deployments().inNamespace(in).get("charted")).map(object -> label(object, token)))
+                .as("the site's ConfigMap, Service and Deployment").containsOnly(holder);
+        // the other shard's validating webhook counts the site it does not hold (a list as the ServiceAccount)
+        String other = shards.stream().filter(shard -> !shard.equals(holder)).findFirst().orElseThrow();
+        AdmissionVerdict crowded = byShard.get(other).getBean(StaticSiteValidator.class)
+                .validate(StaticSiteValidatorTest.creating(namespace.name(), "crowded", 20));
+        assertThat(crowded.message()).contains("(charted: 1)");
+
+        sites.delete("charted");
+        await().atMost(WAIT).until(() -> sites.find("charted").isEmpty());
+        // the dead members' Leases are deleted once the orphan TTL passed (delete)
+        await().atMost(WAIT).until(() -> leases.find(name(died)).isEmpty() && leases.find(name(released)).isEmpty());
+        for (ConfigurableApplicationContext replica : replicas) {
+            assertThat(replica.getBean(MeterRegistry.class).find("controller.runtime.reconcile.errors").counters()
+                    .stream().mapToDouble(Counter::count).sum()).as("no reconcile was refused").isZero();
+        }
+    }
+
+    @Test
+    void shardedWithoutTheMemberLeasesRuleTheOperatorDoesNotStartAndNamesLeases(ClusterConnection connection,
+            TestNamespace namespace, @TempDir Path folder) throws Exception {
+        String release = install(connection, namespace, SHARDED);
+        String fullname = release + "-" + CHART;
+        removeFromRole(namespace.name(), fullname, rule -> rule.getResources().contains("leases")
+                && rule.getResourceNames().isEmpty() && rule.getVerbs().contains("list"));
+
+        Throwable failure = catchThrowable(() -> run(connection, namespace, folder, fullname, Duration.ofSeconds(3)));
+
+        String identity = "system:serviceaccount:" + namespace.name() + ":" + fullname;
+        FailureAnalysis analysis = analyze(failure);
+        assertThat(analysis.getDescription()).containsPattern(identity + " may not (list|watch) "
+                + "leases\\.coordination\\.k8s\\.io in namespace " + namespace.name());
+        assertThat(analysis.getAction()).contains("Grant " + identity).contains("apiGroups: [\"coordination.k8s.io\"]")
+                .contains("resources: [\"leases\"]");
+    }
+
     /** {@code helm install} of the chart into {@code namespace}; uninstalled after the test. */
     private String install(ClusterConnection connection, TestNamespace namespace, Map<String, Object> values) {
         String release = namespace.name();
@@ -173,14 +279,42 @@ class ChartRbacIT {
         return release;
     }
 
-    /** Takes the rules {@code which} selects out of the installed ClusterRole, as an administrator would. */
+    /** Takes the rule {@code which} selects out of the installed ClusterRole, as an administrator would. */
     private static void removeFromClusterRole(String name, Predicate<PolicyRule> which) {
         ResourceClient<ClusterRole> roles = admin.rbacV1().clusterRoles();
-        ClusterRole role = roles.get(name);
-        int before = role.getRules().size();
-        role.getRules().removeIf(which);
-        assertThat(role.getRules()).as("one rule removed").hasSize(before - 1);
-        roles.update(role);
+        roles.update(withoutOne(roles.get(name), ClusterRole::getRules, which));
+    }
+
+    /** Takes the rule {@code which} selects out of the installed Role, as an administrator would. */
+    private static void removeFromRole(String namespace, String name, Predicate<PolicyRule> which) {
+        ResourceClient<Role> roles = admin.rbacV1().roles().inNamespace(namespace);
+        roles.update(withoutOne(roles.get(name), Role::getRules, which));
+    }
+
+    private static <R> R withoutOne(R role, Function<R, List<PolicyRule>> rules, Predicate<PolicyRule> which) {
+        int before = rules.apply(role).size();
+        rules.apply(role).removeIf(which);
+        assertThat(rules.apply(role)).as("one rule removed").hasSize(before - 1);
+        return role;
+    }
+
+    /**
+     * A member Lease of {@code ring} as a replica writes it, held by {@code holder} ({@code ""}:
+     * released) with a lease of one second, and never renewed.
+     */
+    private static Lease memberLease(String ring, String shardId, String holder) {
+        return new LeaseBuilder().withNewMetadata().withName(ShardLabels.leaseName(ring, shardId))
+                .addToLabels(ShardLabels.RING_LABEL, ring).addToLabels(ShardLabels.SHARD_LABEL, shardId).endMetadata()
+                .withSpec(LeaderElectionRecord.first(holder, Duration.ofSeconds(1), Instant.now()).toLeaseSpec()).build();
+    }
+
+    private static String name(HasMetadata object) {
+        return object.getMetadata().getName();
+    }
+
+    private static String label(HasMetadata object, String key) {
+        Map<String, String> labels = object.getMetadata().getLabels();
+        return labels == null ? "" : labels.getOrDefault(key, "");
     }
 
     /**

@@ -85,11 +85,21 @@ class StaticSiteValidatorTest {
 
     private AdmissionVerdict validate(Admission.Operation operation, @Nullable StaticSite object, @Nullable StaticSite old)
             throws Exception {
+        return validator.validate(admission(operation, object, old));
+    }
+
+    /** The review of a CREATE of site {@code namespace/name} asking for {@code replicas}, as the API server sends it. */
+    static Admission<StaticSite> creating(String namespace, String name, int replicas) {
+        return admission(Admission.Operation.CREATE, site(namespace, name, replicas), null);
+    }
+
+    private static Admission<StaticSite> admission(Admission.Operation operation, @Nullable StaticSite object,
+            @Nullable StaticSite old) {
         StaticSite subject = object != null ? object : old;
-        return validator.validate(new Admission<>("uid", operation, object, old, false, new UserInfo(),
+        return new Admission<>("uid", operation, object, old, false, new UserInfo(),
                 new GroupVersionKind(StaticSite.GROUP, StaticSite.KIND, StaticSite.VERSION),
                 new GroupVersionResource(StaticSite.GROUP, "staticsites", StaticSite.VERSION), null,
-                subject.getMetadata().getNamespace(), subject.getMetadata().getName(), new AdmissionRequest()));
+                subject.getMetadata().getNamespace(), subject.getMetadata().getName(), new AdmissionRequest());
     }
 
     private static StaticSite site(String namespace, @Nullable String name, int replicas) {

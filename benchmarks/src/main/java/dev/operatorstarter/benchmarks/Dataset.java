@@ -14,10 +14,11 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.IntFunction;
+import java.util.function.IntConsumer;
 import java.util.stream.Stream;
 
 /**
@@ -62,23 +63,15 @@ final class Dataset {
                     && client.coreV1().configMaps().inNamespace(namespace).find("kube-root-ca.crt").isPresent());
         }
         client.coreV1().pods().inNamespace(BASELINE).create(pod(0));
-        ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_REQUESTS);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (Workload workload : workloads) {
-                String namespace = workload.namespace();
-                if (workload.kind() == Workload.Kind.PODS) {
-                    submit(pool, done, client.coreV1().pods().inNamespace(namespace), Dataset::pod, workload.objects());
-                } else {
-                    submit(pool, done, client.coreV1().configMaps().inNamespace(namespace), Dataset::configMap,
-                            workload.objects());
-                }
+        for (Workload workload : workloads) {
+            String namespace = workload.namespace();
+            if (workload.kind() == Workload.Kind.PODS) {
+                ResourceClient<Pod> pods = client.coreV1().pods().inNamespace(namespace);
+                inParallel(workload.objects(), i -> pods.create(pod(i)));
+            } else {
+                ResourceClient<ConfigMap> configMaps = client.coreV1().configMaps().inNamespace(namespace);
+                inParallel(workload.objects(), i -> configMaps.create(configMap(i)));
             }
-            for (Future<?> future : done) {
-                future.get();
-            }
-        } finally {
-            pool.shutdownNow();
         }
         for (Workload workload : workloads) {
             long listed = count(client, workload);
@@ -89,12 +82,23 @@ final class Dataset {
         }
     }
 
-    /** Submits the creation of objects {@code 0} to {@code count - 1} of {@code resources}' type to {@code pool}. */
-    private static <T extends HasMetadata> void submit(ExecutorService pool, List<Future<?>> done,
-            ResourceClient<T> resources, IntFunction<T> object, int count) {
-        for (int i = 0; i < count; i++) {
-            int index = i;
-            done.add(pool.submit(() -> resources.create(object.apply(index))));
+    /**
+     * Runs {@code request} for {@code 0} to {@code count - 1}, {@value #PARALLEL_REQUESTS} at a time, and
+     * returns once every one has; the first failure ends it, rethrown.
+     */
+    static void inParallel(int count, IntConsumer request) throws InterruptedException, ExecutionException {
+        ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_REQUESTS);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int index = i;
+                done.add(pool.submit(() -> request.accept(index)));
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 

@@ -8,7 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a main class of this module in a fresh JVM (same java, same classpath) and returns its RESULT line. */
+/**
+ * Runs a main class of this module in a fresh JVM (same java, same classpath) and returns its RESULT
+ * line; {@link #command} is that JVM's command line, for callers that keep the process running.
+ */
 final class Forks {
 
     private Forks() {
@@ -20,16 +23,7 @@ final class Forks {
 
     /** As {@link #run(Class, String...)}, with more options for the JVM. */
     static String[] run(List<String> jvmOptions, Class<?> main, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.add("-Xmx2g");
-        command.add("-XX:+UseG1GC");
-        command.addAll(jvmOptions);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(main.getName());
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(command(jvmOptions, main, args)).redirectErrorStream(true).start();
         String result = null;
         StringBuilder output = new StringBuilder();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -49,5 +43,22 @@ final class Forks {
                     + " printed no result (exit " + process.exitValue() + "):\n" + output);
         }
         return result.split(" ");
+    }
+
+    /**
+     * The command that runs {@code main} in a fresh JVM: this JVM's java and classpath, {@code -Xmx2g
+     * -XX:+UseG1GC} (every forked subject's heap settings), then {@code jvmOptions}.
+     */
+    static List<String> command(List<String> jvmOptions, Class<?> main, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("-Xmx2g");
+        command.add("-XX:+UseG1GC");
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(main.getName());
+        command.addAll(List.of(args));
+        return command;
     }
 }

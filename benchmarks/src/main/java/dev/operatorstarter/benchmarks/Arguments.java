@@ -10,21 +10,26 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>{@code -quick} (or {@code --quick}): every section, small; {@code --full} (the default): the full run.
- *   <li>{@code --only=informers,profile,latency,watch,jmh,startup}: some sections (all by default).
+ *   <li>{@code --only=informers,profile,latency,sharding,watch,jmh,startup}: some sections (all by default).
  *   <li>{@code --configmaps=1k,10k,50k}, {@code --pods=2k,10k}: other sizes for the informer scale
  *       curve ({@code k} for thousands; empty for none of that kind). Default: {@link ScaleCurve#FULL}
  *       or {@link ScaleCurve#QUICK}.
  *   <li>{@code --runs=3}: runs per subject at every size, and on the baseline namespace. Default:
  *       5, and 3 at the largest size of each kind and on the baseline namespace; 1 with {@code -quick}.
+ *   <li>{@code --sharding-objects=3k}, {@code --sharding-replicas=1,2,3}: the sharding section's
+ *       objects and replica counts. Default: {@link ShardingScaleOut.Plan#FULL} or
+ *       {@link ShardingScaleOut.Plan#QUICK}.
  * </ul>
  *
  * @param quick whether {@code -quick} was given
  * @param sections the sections to run, in the suite's order
  * @param curve the informer section's scale curve
+ * @param sharding the sharding section's objects and replica counts
  */
-record Arguments(boolean quick, List<String> sections, ScaleCurve curve) {
+record Arguments(boolean quick, List<String> sections, ScaleCurve curve, ShardingScaleOut.Plan sharding) {
 
-    static final List<String> SECTIONS = List.of("informers", "profile", "latency", "watch", "jmh", "startup");
+    static final List<String> SECTIONS = List.of("informers", "profile", "latency", "sharding", "watch", "jmh",
+            "startup");
 
     Arguments {
         sections = List.copyOf(sections);
@@ -39,6 +44,8 @@ record Arguments(boolean quick, List<String> sections, ScaleCurve curve) {
         List<Integer> configMaps = null;
         List<Integer> pods = null;
         Integer runs = null;
+        Integer shardingObjects = null;
+        List<Integer> shardingReplicas = null;
         for (String argument : arguments) {
             if (argument.equals("-quick") || argument.equals("--quick")) {
                 quick = true;
@@ -52,9 +59,13 @@ record Arguments(boolean quick, List<String> sections, ScaleCurve curve) {
                 pods = counts(argument);
             } else if (argument.startsWith("--runs=")) {
                 runs = count(argument, value(argument));
+            } else if (argument.startsWith("--sharding-objects=")) {
+                shardingObjects = count(argument, value(argument));
+            } else if (argument.startsWith("--sharding-replicas=")) {
+                shardingReplicas = counts(argument);
             } else {
                 throw new IllegalArgumentException("unknown argument: " + argument + " (-quick, --full, --only=, "
-                        + "--configmaps=, --pods=, --runs=)");
+                        + "--configmaps=, --pods=, --runs=, --sharding-objects=, --sharding-replicas=)");
             }
         }
         ScaleCurve defaults = quick ? ScaleCurve.QUICK : ScaleCurve.FULL;
@@ -62,7 +73,18 @@ record Arguments(boolean quick, List<String> sections, ScaleCurve curve) {
         List<Integer> podSizes = pods != null ? pods : sizes(defaults, Workload.Kind.PODS);
         int everyRun = runs != null ? runs : quick ? ScaleCurve.QUICK_RUNS : ScaleCurve.RUNS;
         int largestRuns = runs != null ? runs : quick ? ScaleCurve.QUICK_RUNS : ScaleCurve.LARGEST_RUNS;
-        return new Arguments(quick, sections, ScaleCurve.of(configMapSizes, podSizes, everyRun, largestRuns));
+        ShardingScaleOut.Plan plan = quick ? ShardingScaleOut.Plan.QUICK : ShardingScaleOut.Plan.FULL;
+        return new Arguments(quick, sections, ScaleCurve.of(configMapSizes, podSizes, everyRun, largestRuns),
+                sharding(shardingObjects != null ? shardingObjects : plan.objects(),
+                        shardingReplicas != null ? shardingReplicas : plan.replicas()));
+    }
+
+    private static ShardingScaleOut.Plan sharding(int objects, List<Integer> replicas) {
+        try {
+            return new ShardingScaleOut.Plan(objects, replicas);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--sharding-replicas: " + e.getMessage(), e);
+        }
     }
 
     private static List<Integer> sizes(ScaleCurve curve, Workload.Kind kind) {

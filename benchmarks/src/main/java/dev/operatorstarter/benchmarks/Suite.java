@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * The whole benchmark suite, one command ({@code benchmarks/run}, or {@code benchmarks/run -quick}):
  * starts the local API server, creates the objects of the informers' scale curve once, runs every
  * subject's informer at every size in fresh JVMs, the JMH micro benchmarks, the watch-throughput
- * ceiling and the reconcile latency, and writes the tables to
+ * ceiling, the reconcile latency and sharding's scale-out, and writes the tables to
  * {@code benchmarks/target/benchmarks/results.md} (and standard output).
  */
 public final class Suite {
@@ -46,9 +46,9 @@ public final class Suite {
     }
 
     /**
-     * @param args see {@link Arguments}: {@code -quick} for the small run; {@code --only=informers,profile,latency,watch,jmh,startup}
+     * @param args see {@link Arguments}: {@code -quick} for the small run; {@code --only=informers,profile,latency,sharding,watch,jmh,startup}
      *     to run some sections (all by default); {@code --configmaps=}, {@code --pods=}, {@code --runs=} for
-     *     another scale curve
+     *     another scale curve; {@code --sharding-objects=}, {@code --sharding-replicas=} for another scale-out
      */
     public static void main(String[] args) throws Exception {
         Arguments arguments = Arguments.parse(args);
@@ -62,7 +62,8 @@ public final class Suite {
                 .append(LocalDate.now()).append(", commit ").append(commit()).append(") -->\n");
         report.append(machine()).append('\n');
         Path work = Files.createDirectories(Path.of("target", "benchmarks"));
-        if (sections.contains("informers") || sections.contains("latency") || sections.contains("profile")) {
+        if (sections.contains("informers") || sections.contains("latency") || sections.contains("profile")
+                || sections.contains("sharding")) {
             try (LocalApiServer server = LocalApiServer.start(LocalApiServerOptions.defaults());
                     KubernetesClient admin = KubernetesClient.create(KubeconfigLoader.load(
                             server.connection().kubeconfig(), null))) {
@@ -95,6 +96,11 @@ public final class Suite {
                 }
                 if (sections.contains("latency")) {
                     report.append(latency(size, admin)).append('\n');
+                }
+                if (sections.contains("sharding")) {
+                    log.info("sharding scale-out: {}", arguments.sharding());
+                    report.append(ShardingScaleOut.section(arguments.sharding(), admin, server.connection().kubeconfig(),
+                            work)).append('\n');
                 }
             }
         }

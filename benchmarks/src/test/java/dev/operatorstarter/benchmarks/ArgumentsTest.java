@@ -15,8 +15,10 @@ class ArgumentsTest {
         Arguments arguments = Arguments.parse("--full");
 
         assertThat(arguments.quick()).isFalse();
-        assertThat(arguments.sections()).containsExactly("informers", "profile", "latency", "watch", "jmh", "startup");
+        assertThat(arguments.sections()).containsExactly("informers", "profile", "latency", "sharding", "watch", "jmh",
+                "startup");
         assertThat(arguments.curve()).isEqualTo(ScaleCurve.FULL);
+        assertThat(arguments.sharding()).isEqualTo(ShardingScaleOut.Plan.FULL);
         assertThat(Arguments.parse()).isEqualTo(arguments);
     }
 
@@ -27,6 +29,17 @@ class ArgumentsTest {
         assertThat(arguments.quick()).isTrue();
         assertThat(arguments.sections()).containsExactly("informers", "jmh");
         assertThat(arguments.curve()).isEqualTo(ScaleCurve.QUICK);
+        assertThat(arguments.sharding()).isEqualTo(ShardingScaleOut.Plan.QUICK);
+    }
+
+    @Test
+    void theShardingSectionRunsAloneWithOtherObjectsAndReplicaCounts() {
+        Arguments arguments = Arguments.parse("--only=sharding", "--sharding-objects=1k", "--sharding-replicas=2,3");
+
+        assertThat(arguments.sections()).containsExactly("sharding");
+        assertThat(arguments.sharding()).isEqualTo(new ShardingScaleOut.Plan(1_000, List.of(2, 3)));
+        assertThat(Arguments.parse("-quick", "--sharding-replicas=1").sharding())
+                .isEqualTo(new ShardingScaleOut.Plan(ShardingScaleOut.Plan.QUICK.objects(), List.of(1)));
     }
 
     @Test
@@ -59,7 +72,8 @@ class ArgumentsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"--only=informers,bogus", "--configmaps=ten", "--pods=0", "--runs=-1", "--configmaps=1k,1000",
-            "--fast", "--configmaps=9999999k"})
+            "--fast", "--configmaps=9999999k", "--sharding-objects=0", "--sharding-replicas=", "--sharding-replicas=3,2",
+            "--sharding-replicas=1,1", "--sharding-replicas=two"})
     void badArgumentsAreRefusedNamingTheArgument(String argument) {
         String name = argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument;
 

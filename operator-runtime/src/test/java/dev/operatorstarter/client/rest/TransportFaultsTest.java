@@ -81,7 +81,7 @@ class TransportFaultsTest {
         } finally {
             parallel.shutdownNow();
         }
-        assertThat(server.closedConnections()).as("connections closed so far").isZero();
+        // (no check that none closed yet: on a loaded machine the burst itself can outlast the server's 400 ms)
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> server.openConnections() == 0); // the server closed them all while idle
 

@@ -8,9 +8,14 @@ import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.client.rest.ListOptions;
+import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
+import dev.operatorstarter.test.faults.Fault;
+import dev.operatorstarter.test.faults.FaultProxy;
+import dev.operatorstarter.test.faults.Injection;
+import dev.operatorstarter.test.faults.RequestMatcher;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -19,20 +24,31 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.DoubleSummaryStatistics;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -49,8 +65,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Sharding under faults, across JVMs (plan §5.1 and §5.2): a ring of {@link ShardProcess}es, each
  * in a JVM of its own with its own client, shards the ConfigMaps of a test namespace; the test
- * kills, pauses and stops them with signals and scales the ring. Every reconcile of every process
- * is recorded ({@link ReconcileLog}); after every trial no two processes' reconciles of one object
+ * kills, pauses and stops them with signals, scales the ring, and (in the scenarios that start
+ * with {@link ShardProcesses#routeThroughFaultProxies()}) hangs, refuses or cuts off one process's
+ * requests to the API server at its own {@link FaultProxy}. Every reconcile of every process is
+ * recorded ({@link ReconcileLog}); after every trial no two processes' reconciles of one object
  * may share a moment, over the whole run so far.
  *
  * <p>Where each object belongs is the {@link HashRing}'s prediction over the live processes' ids,
@@ -77,6 +95,10 @@ class ShardingChaosIT {
      */
     private static final Duration BOUND = Duration.ofSeconds(10);
     private static final Duration WAIT = Duration.ofSeconds(120);
+    /** A pause shorter than the lease minus the renew deadline (500 ms): nothing may move. */
+    private static final Duration SHORT_PAUSE = Duration.ofMillis(300);
+    /** A 429 storm shorter than the lease: half of it. */
+    private static final Duration STORM = Duration.ofSeconds(1);
     private static final int TRIALS = Integer.getInteger("chaos.trials", 1);
     private static final int OBJECTS = Integer.getInteger("sharding.objects", 300);
     private static final int WORKERS = 4;
@@ -100,7 +122,7 @@ class ShardingChaosIT {
                 }
             }
         }
-        shards = new ShardProcesses(admin, cluster.kubeconfig(), ns, RING, LEASE, RENEW, RETRY, WORKERS, folder);
+        shards = new ShardProcesses(admin, cluster, ns, RING, LEASE, RENEW, RETRY, WORKERS, folder);
     }
 
     @AfterEach
@@ -114,8 +136,8 @@ class ShardingChaosIT {
         Path report = Files.createDirectories(Path.of("target", "chaos")).resolve("sharding.md");
         List<String> lines = new ArrayList<>();
         lines.add("| scenario | objects | trials | passed | max overlap (ms) | reassigned, median / max (ms) "
-                + "| moved fraction |");
-        lines.add("|---|---|---|---|---|---|---|");
+                + "| moved fraction | outcomes |");
+        lines.add("|---|---|---|---|---|---|---|---|");
         lines.addAll(table);
         Files.write(report, lines);
         lines.forEach(System.out::println);
@@ -220,7 +242,7 @@ class ShardingChaosIT {
                     .filter(id -> !id.equals(added) && !id.equals(leader)).findFirst().orElseThrow());
             assertThat(leaving.waitFor(30, TimeUnit.SECONDS)).isTrue();
             awaitShares();
-            return new Figures(reassigned, OptionalDouble.of(moved.size() / (double) OBJECTS));
+            return Figures.reassigned(reassigned).movedFraction(moved.size() / (double) OBJECTS);
         });
     }
 
@@ -256,13 +278,196 @@ class ShardingChaosIT {
         });
     }
 
+    @Test
+    @Order(6)
+    @Tag("chaos")
+    void aShardPausedForLessThanTheLeaseMinusTheRenewDeadlineKeepsItsObjectsAndReconcilesOn() throws Exception {
+        AtomicInteger trial = new AtomicInteger();
+        trials("SIGSTOP of a shard for 300 ms (< L - R), then SIGCONT (the leader every other trial)", () -> {
+            String victim = trial.getAndIncrement() % 2 == 0 ? shards.follower() : shards.leader().orElseThrow();
+            boolean leads = shards.leader().orElseThrow().equals(victim);
+            Set<String> held = shareOf(victim);
+            Lease before = shards.memberLease(victim).orElseThrow();
+            int termsEnded = shards.memberTermEnds(victim).size();
+            long pausingAt = System.currentTimeMillis();
+            shards.pause(victim);
+            Thread.sleep(SHORT_PAUSE.toMillis()); // the fault's length, not a wait for a condition
+            shards.resume(victim);
+            long resumedAt = System.currentTimeMillis();
+            assertThat(resumedAt - pausingAt).as("the pause, signals included: shorter than the lease minus the renew "
+                    + "deadline, or this trial tests something else").isLessThan(LEASE.minus(RENEW).toMillis());
+
+            touch(held, "after-pause-" + trial.get());
+            Figures figures = keptItsShare(victim, held, before, termsEnded, pausingAt, resumedAt);
+            if (leads) {
+                assertThat(shards.leader()).as("the leader after its pause").contains(victim);
+            }
+            return figures;
+        });
+    }
+
+    @Test
+    @Order(7)
+    @Tag("chaos")
+    void aShardWhoseRequestsHangPastTheLeaseStopsAtItsRenewDeadlineIsTakenAndNeverReconcilesAgain() throws Exception {
+        shards.routeThroughFaultProxies();
+        AtomicInteger trial = new AtomicInteger();
+        trials("every request of a shard hangs past the lease (fault proxy), then is let through", () -> {
+            String victim = shards.follower();
+            Injection[] hang = new Injection[1];
+            return cutOff(victim, "hang-" + trial.getAndIncrement(), LEASE.plus(BOUND),
+                    () -> hang[0] = shards.proxy(victim).inject(RequestMatcher.all(), Fault.hang()),
+                    () -> {
+                        assertThat(hang[0].matched()).as("requests of %s held by its proxy", victim).isPositive();
+                        hang[0].remove(); // what it held is forwarded now, late
+                    });
+        });
+    }
+
+    @Test
+    @Order(8)
+    @Tag("chaos")
+    void aTooManyRequestsStormShorterThanTheLeaseMovesNothingUnlessTheLeaseWasTaken() throws Exception {
+        shards.routeThroughFaultProxies();
+        AtomicInteger trial = new AtomicInteger();
+        trials("429 storm (Retry-After: 1) on every request of a shard for 1 s (L / 2)", () -> {
+            String victim = shards.follower();
+            Set<String> held = shareOf(victim);
+            Lease before = shards.memberLease(victim).orElseThrow();
+            int termsEnded = shards.memberTermEnds(victim).size();
+            long stormAt = System.currentTimeMillis();
+            Injection storm = shards.proxy(victim).inject(RequestMatcher.all(), Fault.tooManyRequests(Duration.ofSeconds(1)));
+            Thread.sleep(STORM.toMillis()); // the fault's length, not a wait for a condition
+            storm.remove();
+            long calmAt = System.currentTimeMillis();
+            assertThat(storm.matched()).as("requests of %s refused with 429", victim).isPositive();
+
+            // The design's either-or (plan §2.7): its renewal lands first and nothing moves, or the
+            // assigner's take does and the shard never reconciles again. Told apart by the Lease.
+            touch(held, "after-storm-" + trial.getAndIncrement());
+            Lease after = awaitLeaseSettled(victim, calmAt);
+            if (after.getSpec().getHolderIdentity().equals(victim)) {
+                return keptItsShare(victim, held, before, termsEnded, stormAt, calmAt);
+            }
+            List<Long> reassigned = awaitReconciledElsewhere(held, victim, stormAt);
+            Process taken = shards.forget(victim);
+            assertThat(taken.waitFor(30, TimeUnit.SECONDS)).as("%s exited after its Lease was taken", victim).isTrue();
+            assertThat(taken.exitValue()).as("%s's exit status (tainted)", victim).isEqualTo(ShardProcess.TAINTED);
+            assertThat(shards.log().lastMoment(victim).orElseThrow()).isLessThan(calmAt + RENEW.toMillis());
+            awaitShares();
+            return Figures.reassigned(reassigned).outcome("taken");
+        });
+    }
+
+    @Test
+    @Order(9)
+    @Tag("chaos")
+    void aLeaderCutOffFromTheApiServerPastTheLeaseIsReplacedTakenAndNeverReconcilesAgain() throws Exception {
+        shards.routeThroughFaultProxies();
+        AtomicInteger trial = new AtomicInteger();
+        trials("the network to the leader stops answering past the lease (fault proxy, half-open), then comes back",
+                () -> {
+                    String leader = shards.leader().orElseThrow();
+                    FaultProxy proxy = shards.proxy(leader);
+                    // a new leader after the lease, which judges the old one's member Lease after the lease again
+                    Figures figures = cutOff(leader, "half-open-" + trial.getAndIncrement(),
+                            LEASE.multipliedBy(2).plus(BOUND), () -> proxy.halfOpen(true), () -> proxy.halfOpen(false));
+                    assertThat(shards.leader()).as("the leader after the fault").isPresent().get().isNotEqualTo(leader);
+                    return figures;
+                });
+    }
+
+    /**
+     * The checks of a shard that came through a fault shorter than its lease with its Lease: it
+     * still runs and holds its Lease with the transitions it had {@code before}; it reconciles every
+     * object of its share ({@code held}, changed by the caller after the fault) since
+     * {@code faultEnded}; no other process reconciled any of them since {@code faultBegan}; the
+     * shares are in place. The outcome says whether its member term survived the fault, from the
+     * {@code termsEnded} before it.
+     */
+    private Figures keptItsShare(String victim, Set<String> held, Lease before, int termsEnded, long faultBegan,
+            long faultEnded) throws IOException {
+        awaitReconciledBy(held, victim, faultEnded);
+        expectUntouched(victim, before);
+        assertThat(shards.log().firstStarts(otherThan(victim), faultBegan).keySet())
+                .as("objects of %s reconciled by another process since the fault began", victim)
+                .doesNotContainAnyElementsOf(held);
+        awaitShares();
+        return Figures.none().outcome(shards.memberTermEnds(victim).size() == termsEnded ? "term kept"
+                : "term lost and renewed");
+    }
+
+    /**
+     * The shared part of the cut-off scenarios: {@code fault} cuts shard {@code victim} off from the
+     * API server; its member term must end within the renew deadline, and reconciles with it, while
+     * the objects of its share are changed twice (before and after that); its Lease must be taken
+     * and its objects reconciled by others within {@code bound}. Then {@code lift} ends the fault:
+     * the shard must find its Lease taken and exit with status 3, having recorded no moment after
+     * its term's end.
+     */
+    private Figures cutOff(String victim, String round, Duration bound, Runnable fault, Runnable lift)
+            throws InterruptedException, IOException {
+        Set<String> held = shareOf(victim);
+        long cutAt = System.currentTimeMillis();
+        fault.run();
+        // Work for it: what reaches it, it would reconcile while its term lasts, and must not after.
+        CompletableFuture<Void> touching = CompletableFuture.runAsync(() -> touch(held, round));
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> shards.status(victim)
+                .map(status -> !status.phase().equals(Membership.Phase.MEMBER.name())).orElse(false));
+        LocalTime cut = LocalTime.ofInstant(Instant.ofEpochMilli(cutAt), ZoneId.systemDefault());
+        // none when a term lost to the machine's load had not been renewed yet when the fault began
+        Optional<Long> termEndedAfter = shards.memberTermEnds(victim).stream()
+                .map(end -> Duration.between(cut, end).toMillis()).filter(ms -> ms >= 0).findFirst();
+        touching.join();
+        touch(held, round + "-after-the-term");
+
+        List<Long> reassigned = awaitReconciledElsewhere(held, victim, cutAt);
+
+        assertThat(reassigned.get(reassigned.size() - 1)).as("ms until the last of %s's objects was reconciled "
+                + "elsewhere", victim).isLessThanOrEqualTo(bound.toMillis());
+        assertThat(shards.memberLease(victim)).as("%s's member Lease", victim).hasValueSatisfying(lease ->
+                assertThat(lease.getSpec().getHolderIdentity()).as("taken by the assigner").startsWith(LeaseTake.ASSIGNER_PREFIX));
+        lift.run();
+        Process lifted = shards.forget(victim);
+
+        assertThat(lifted.waitFor(30, TimeUnit.SECONDS)).as("%s exited once the fault lifted", victim).isTrue();
+        assertThat(lifted.exitValue()).as("%s's exit status (tainted)", victim).isEqualTo(ShardProcess.TAINTED);
+        // its last successful renewal was sent before the fault, and its term ended within the renew deadline of it
+        assertThat(shards.log().lastMoment(victim).orElseThrow()).as("the last moment %s recorded", victim)
+                .isLessThan(cutAt + RENEW.toMillis());
+        awaitShares();
+        Figures figures = Figures.reassigned(reassigned);
+        return termEndedAfter.map(figures::termEndedAfter).orElse(figures);
+    }
+
     // ---- trials
 
-    /** What a trial measured: ms until each object was reconciled again, and the moved fraction, if any. */
-    private record Figures(List<Long> reassigned, OptionalDouble movedFraction) {
+    /**
+     * What a trial measured: ms until each object was reconciled again, the moved fraction, which
+     * of the outcomes the design allows happened, and ms from the fault to the end of the hurt
+     * shard's term (as its log says), if any.
+     */
+    private record Figures(List<Long> reassigned, OptionalDouble movedFraction, Optional<String> outcome,
+            OptionalLong termEndedAfter) {
+
+        static Figures none() {
+            return reassigned(List.of());
+        }
 
         static Figures reassigned(List<Long> reassigned) {
-            return new Figures(reassigned, OptionalDouble.empty());
+            return new Figures(reassigned, OptionalDouble.empty(), Optional.empty(), OptionalLong.empty());
+        }
+
+        Figures movedFraction(double fraction) {
+            return new Figures(reassigned, OptionalDouble.of(fraction), outcome, termEndedAfter);
+        }
+
+        Figures outcome(String what) {
+            return new Figures(reassigned, movedFraction, Optional.of(what), termEndedAfter);
+        }
+
+        Figures termEndedAfter(long ms) {
+            return new Figures(reassigned, movedFraction, outcome, OptionalLong.of(ms));
         }
     }
 
@@ -281,6 +486,8 @@ class ShardingChaosIT {
         long started = System.nanoTime();
         List<Long> reassigned = new ArrayList<>();
         List<Double> fractions = new ArrayList<>();
+        Map<String, Integer> outcomes = new TreeMap<>();
+        List<Long> termEnds = new ArrayList<>();
         long maxOverlap = 0;
         int passed = 0;
         try {
@@ -292,20 +499,31 @@ class ShardingChaosIT {
                 assertThat(overlaps).as("trial %d: reconciles of one object by two processes at once", i).isEmpty();
                 reassigned.addAll(figures.reassigned());
                 figures.movedFraction().ifPresent(fractions::add);
+                figures.outcome().ifPresent(outcome -> outcomes.merge(outcome, 1, Integer::sum));
+                figures.termEndedAfter().ifPresent(termEnds::add);
                 passed++;
             }
         } finally {
             List<Long> sorted = reassigned.stream().sorted().toList();
-            String times = sorted.isEmpty() ? "n/a"
-                    : String.format("%,d / %,d", sorted.get((sorted.size() - 1) / 2), sorted.get(sorted.size() - 1));
+            String times = medianAndMax(sorted);
             DoubleSummaryStatistics f = fractions.stream().mapToDouble(Double::doubleValue).summaryStatistics();
             String moved = fractions.isEmpty() ? "n/a" : fractions.size() == 1 ? String.format("%.3f", f.getAverage())
                     : String.format("%.3f (%.3f to %.3f)", f.getAverage(), f.getMin(), f.getMax());
+            List<String> notes = new ArrayList<>();
+            outcomes.forEach((outcome, count) -> notes.add(outcome + ": " + count));
+            if (!termEnds.isEmpty()) {
+                notes.add("term ended after, median / max: " + medianAndMax(termEnds.stream().sorted().toList()) + " ms");
+            }
             String row = "| " + scenario + " | " + OBJECTS + " | " + TRIALS + " | " + passed + " | " + maxOverlap + " | "
-                    + times + " | " + moved + " |";
+                    + times + " | " + moved + " | " + (notes.isEmpty() ? "" : String.join("; ", notes)) + " |";
             table.add(row);
             System.out.printf("ShardingChaosIT: %s (%.1f s)%n", row, (System.nanoTime() - started) / 1e9);
         }
+    }
+
+    private static String medianAndMax(List<Long> sorted) {
+        return sorted.isEmpty() ? "n/a"
+                : String.format("%,d / %,d", sorted.get((sorted.size() - 1) / 2), sorted.get(sorted.size() - 1));
     }
 
     /** Launches shards until three live, creates the objects on the first call, waits for the shares. */
@@ -406,6 +624,73 @@ class ShardingChaosIT {
         System.out.printf("ShardingChaosIT: %d objects of %s reconciled elsewhere after %,d ms (median), %,d ms (max)%n",
                 keys.size(), gone, sorted.get((sorted.size() - 1) / 2), sorted.get(sorted.size() - 1));
         return sorted;
+    }
+
+    /** Waits until each of {@code keys} was reconciled by process {@code id} at or after {@code since}. */
+    private void awaitReconciledBy(Set<String> keys, String id, long since) {
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+                assertThat(shards.log().firstStarts(Set.of(id), since).keySet()).as("objects %s reconciled since %d", id,
+                        since).containsAll(keys));
+    }
+
+    /** Every process launched so far but {@code id}. */
+    private Set<String> otherThan(String id) {
+        return shards.launched().stream().filter(other -> !other.equals(id)).collect(Collectors.toSet());
+    }
+
+    /** Process {@code id} runs, and its member Lease is held by it with the transitions it had {@code before}. */
+    private void expectUntouched(String id, Lease before) {
+        assertThat(shards.live()).as("the live processes").contains(id);
+        assertThat(shards.isAlive(id)).as("%s still runs", id).isTrue();
+        assertThat(shards.memberLease(id)).as("%s's member Lease", id).hasValueSatisfying(lease -> {
+            assertThat(lease.getSpec().getHolderIdentity()).as("its holder").isEqualTo(id);
+            assertThat(lease.getSpec().getLeaseTransitions()).as("its transitions")
+                    .isEqualTo(before.getSpec().getLeaseTransitions());
+        });
+    }
+
+    /**
+     * Waits until the CAS on {@code id}'s member Lease has decided: renewed by the member after
+     * {@code since} (wall clock, as the member writes it), or taken by the assigner; returns it.
+     */
+    private Lease awaitLeaseSettled(String id, long since) {
+        Lease[] settled = new Lease[1];
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> {
+            Optional<Lease> lease = shards.memberLease(id);
+            if (lease.isEmpty()) {
+                return false;
+            }
+            String holder = lease.get().getSpec().getHolderIdentity();
+            ZonedDateTime renewed = lease.get().getSpec().getRenewTime();
+            settled[0] = lease.get();
+            return holder.startsWith(LeaseTake.ASSIGNER_PREFIX)
+                    || holder.equals(id) && renewed != null && renewed.toInstant().toEpochMilli() > since;
+        });
+        return settled[0];
+    }
+
+    /** Changes a data field of each object in {@code keys} to {@code value} (as the admin), so its owner reconciles it. */
+    private void touch(Collection<String> keys, String value) {
+        ResourceClient<ConfigMap> configMaps = admin.coreV1().configMaps().inNamespace(ns);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<ConfigMap>> touched = new ArrayList<>();
+            for (String key : keys) {
+                String name = key.substring(key.indexOf('/') + 1);
+                touched.add(pool.submit(() -> configMaps.patch(name, PatchType.MERGE,
+                        "{\"data\":{\"touched\":\"" + value + "\"}}")));
+            }
+            for (Future<ConfigMap> future : touched) {
+                future.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /** The keys the ring of the live shards gives {@code id}. */

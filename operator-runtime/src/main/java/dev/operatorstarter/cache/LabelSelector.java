@@ -14,8 +14,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A parsed label selector, matched against an object's labels (apimachinery's {@code labels.Selector}).
  * Immutable and thread-safe; equal when the requirements are equal, whatever order or spacing the
- * text had (a requirement written twice counts once), and {@link #toString()} gives the canonical
- * text. {@link #and} combines two selectors.
+ * text had (a requirement written twice counts once; {@code a in (x)} is {@code a=x} and
+ * {@code a notin (x)} is {@code a!=x}), and {@link #toString()} gives the canonical text.
+ * {@link #and} combines two selectors.
  */
 public final class LabelSelector {
 
@@ -154,7 +155,13 @@ public final class LabelSelector {
                 throw new IllegalArgumentException("invalid label selector: " + where + ": " + problem);
             }
         }
-        return new Requirement(key, operator, new TreeSet<>(values));
+        TreeSet<String> distinct = new TreeSet<>(values);
+        if (distinct.size() == 1 && (operator == Operator.IN || operator == Operator.NOT_IN)) {
+            // one form per meaning: "a in (x)" is "a=x" and "a notin (x)" is "a!=x" (both match a missing a),
+            // so equal selectors share one informer and a cache of one answers reads written the other way
+            operator = operator == Operator.IN ? Operator.EQUALS : Operator.NOT_EQUALS;
+        }
+        return new Requirement(key, operator, distinct);
     }
 
     /** True when the labels (null: none) meet every requirement. */

@@ -70,6 +70,17 @@ class LabelSelectorTest {
     }
 
     @Test
+    void aSetOfOneValueIsTheSameRequirementAsAnEquality() {
+        assertThat(LabelSelector.parse("a in (x)")).isEqualTo(LabelSelector.parse("a=x")).hasToString("a=x")
+                .hasSameHashCodeAs(LabelSelector.parse("a==x"));
+        assertThat(LabelSelector.parse("a notin (x)")).isEqualTo(LabelSelector.parse("a!=x")).hasToString("a!=x");
+        assertThat(LabelSelector.parse("a in (x, x)")).isEqualTo(LabelSelector.parse("a=x"));
+        assertThat(LabelSelector.parse("a notin (x)").matches(Map.of())).isTrue(); // as a!=x: a missing label passes
+        assertThat(LabelSelector.parse("a=x, b in (y)").hasEveryRequirementOf(LabelSelector.parse("b=y"))).isTrue();
+        assertThat(LabelSelector.parse("a in (x, y)")).isNotEqualTo(LabelSelector.parse("a=x"));
+    }
+
+    @Test
     void theCanonicalTextSortsByKeyAndReadsBackEqual() {
         LabelSelector selector = LabelSelector.parse("tier notin (b, a), app = web, !gone, ready");
         assertThat(selector).hasToString("app=web,!gone,ready,tier notin (a,b)");

@@ -26,8 +26,10 @@ public final class ControllersHealthIndicator implements HealthIndicator {
         boolean active = status.controllersActive();
         boolean member = status.shardActive();
         boolean up = true;
+        boolean anySharded = false;
         Map<String, Object> details = new LinkedHashMap<>();
         for (ControllerStatus controller : status.controllers()) {
+            anySharded |= controller.sharded();
             Map<String, Object> detail = new LinkedHashMap<>();
             detail.put("resource", controller.resource());
             detail.put("running", controller.running());
@@ -42,7 +44,7 @@ public final class ControllersHealthIndicator implements HealthIndicator {
             details.put(controller.name(), detail);
         }
         Health.Builder health = (up ? Health.up() : Health.down()).withDetail("active", active);
-        if (status.controllers().stream().anyMatch(ControllerStatus::sharded)) {
+        if (anySharded) {
             health.withDetail("member", member);
         }
         return health.withDetails(details).build();

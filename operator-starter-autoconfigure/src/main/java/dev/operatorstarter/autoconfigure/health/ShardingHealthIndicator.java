@@ -3,6 +3,7 @@ package dev.operatorstarter.autoconfigure.health;
 import dev.operatorstarter.autoconfigure.OperatorStatus;
 import dev.operatorstarter.autoconfigure.OperatorStatus.MemberStatus;
 import dev.operatorstarter.autoconfigure.OperatorStatus.ShardingStatus;
+import dev.operatorstarter.sharding.Membership;
 import java.util.Map;
 import java.util.TreeMap;
 import org.springframework.boot.health.contributor.Health;
@@ -33,7 +34,7 @@ public final class ShardingHealthIndicator implements HealthIndicator {
         for (MemberStatus member : sharding.members()) {
             byState.merge(member.state(), 1, Integer::sum);
         }
-        Health.Builder health = "TAINTED".equals(sharding.phase()) ? Health.down() : Health.up();
+        Health.Builder health = Membership.Phase.TAINTED.name().equals(sharding.phase()) ? Health.down() : Health.up();
         health.withDetail("ring", sharding.ring()).withDetail("shard", sharding.shard())
                 .withDetail("lease", sharding.lease()).withDetail("phase", sharding.phase())
                 .withDetail("assigner", sharding.assigner()).withDetail("controllers", sharding.controllers())

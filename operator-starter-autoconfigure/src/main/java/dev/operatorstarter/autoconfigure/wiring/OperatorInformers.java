@@ -113,7 +113,7 @@ final class OperatorInformers {
     }
 
     private static boolean owns(ReconcilerDefinition definition, Class<? extends HasMetadata> type) {
-        return definition.owned().contains(type) || definition.ownedMetadata().contains(type);
+        return definition.ownedResources().contains(type);
     }
 
     /** The scope of {@code definition}'s informer of an owned or watched {@code type}: owned ones narrowed to this replica's share when sharded. */

@@ -9,8 +9,6 @@ import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.sharding.Sharding;
 import dev.operatorstarter.sharding.ShardingOptions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import java.util.ArrayList;
-import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -86,9 +84,7 @@ public final class OperatorShardingAutoConfiguration {
      * would be cut to that share too.
      */
     private static void requireOwnedNotWatched(ReconcilerDefinition definition) {
-        List<Class<? extends HasMetadata>> owned = new ArrayList<>(definition.owned());
-        owned.addAll(definition.ownedMetadata());
-        for (Class<? extends HasMetadata> type : owned) {
+        for (Class<? extends HasMetadata> type : definition.ownedResources()) {
             if (definition.watched().containsValue(type) || definition.watchedMetadata().containsValue(type)) {
                 throw new InvalidShardingException("the controller " + definition.controllerName() + " of @Reconciler "
                         + "bean '" + definition.beanName() + "' owns and watches " + type.getSimpleName() + "; sharded, "

@@ -136,9 +136,7 @@ final class ReconcilerControllers {
     private <T extends HasMetadata> ControllerDecorator<T> decorator(Sharding sharding, ReconcilerDefinition definition,
             ResourceType<T> type, List<SharedIndexInformer<?>> ownedInformers) {
         ShardedResource<T> resource = ShardedResource.of(type, informers.primaryScopes(definition, definition.resource()));
-        List<Class<? extends HasMetadata>> owned = new ArrayList<>(definition.ownedMetadata());
-        owned.addAll(definition.owned());
-        for (Class<? extends HasMetadata> ownedType : owned) {
+        for (Class<? extends HasMetadata> ownedType : definition.ownedResources()) {
             resource = resource.owning(ResourceType.of(ownedType).groupVersionResource(),
                     informers.secondaryScopes(definition, ownedType));
         }

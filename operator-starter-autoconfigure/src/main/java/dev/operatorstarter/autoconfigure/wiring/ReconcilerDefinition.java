@@ -38,6 +38,13 @@ record ReconcilerDefinition(String beanName, Reconciler annotation, Class<? exte
         return annotation.name().isEmpty() ? HasMetadata.getKind(resource).toLowerCase(Locale.ROOT) : annotation.name();
     }
 
+    /** Every resource this reconciler owns, cached in full or as metadata only: metadata-only ones first. */
+    List<Class<? extends HasMetadata>> ownedResources() {
+        List<Class<? extends HasMetadata>> all = new ArrayList<>(ownedMetadata);
+        owned.stream().filter(type -> !all.contains(type)).forEach(all::add);
+        return all;
+    }
+
     /** Every resource this reconciler informs on with full objects, the primary first. */
     List<Class<? extends HasMetadata>> informedResources() {
         List<Class<? extends HasMetadata>> all = new ArrayList<>();

@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -63,6 +64,8 @@ public final class Controller<T extends HasMetadata> {
     private final WriteTracker writes;
     private final ReadYourWrites readYourWrites;
     private final AtomicInteger active = new AtomicInteger();
+    private final LongAdder reconciles = new LongAdder();
+    private final LongAdder failedReconciles = new LongAdder();
     /**
      * Requests being reconciled, across runs: a run's work queue keeps its own workers apart, and
      * this keeps a restarted controller's workers away from a reconcile an earlier run abandoned
@@ -152,6 +155,23 @@ public final class Controller<T extends HasMetadata> {
      */
     public int reconcilesInFlight() {
         return reconciling.size();
+    }
+
+    /**
+     * Reconciles this controller finished since it was built, across runs, whatever their result;
+     * never blocks.
+     */
+    public long reconciles() {
+        return reconciles.sum();
+    }
+
+    /**
+     * Reconciles this controller finished since it was built that failed: threw (a
+     * {@link TerminalException} included) or ran past the reconcile timeout. The others returned a
+     * result (done, requeue or requeue after). Never blocks.
+     */
+    public long failedReconciles() {
+        return failedReconciles.sum();
     }
 
     /**
@@ -293,6 +313,14 @@ public final class Controller<T extends HasMetadata> {
     /** Adds {@code delta} to the busy workers and returns their number. */
     int activeWorkers(int delta) {
         return active.addAndGet(delta);
+    }
+
+    /** Counts a finished reconcile for {@link #reconciles()} and {@link #failedReconciles()}. */
+    void finished(boolean failed) {
+        reconciles.increment();
+        if (failed) {
+            failedReconciles.increment();
+        }
     }
 
     /** The primary object of {@code request} as the first informer that caches it has it. */

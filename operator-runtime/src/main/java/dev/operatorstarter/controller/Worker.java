@@ -132,6 +132,7 @@ final class Worker implements Runnable {
                 ReconcileObservation.stop(observation, action.result(), thrown);
             }
             metrics.reconciled(name, action.result(), options.timeSource().since(started));
+            controller.finished(thrown != null);
             metrics.activeWorkers(name, controller.activeWorkers(-1));
             MDC.remove("controller");
             MDC.remove("namespace");

@@ -89,7 +89,8 @@ final class ControllerGroup implements LeaderCallbacks {
         for (Managed managed : controllers) {
             Controller<?> controller = managed.controller();
             all.add(new ControllerStatus(controller.name(), managed.resource(), controller.isRunning(),
-                    controller.queueDepth(), startErrors.get(controller.name()), sharded));
+                    controller.queueDepth(), startErrors.get(controller.name()), sharded, controller.reconciles(),
+                    controller.failedReconciles()));
         }
         return all;
     }

@@ -3,17 +3,21 @@ package dev.operatorstarter.autoconfigure.local;
 import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.manager.Manager;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesCluster;
 import dev.operatorstarter.test.KubernetesClusters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
@@ -41,6 +45,10 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * generated CA, CRD conversions included, and removed when the application stops; the log lists
  * what was registered. Without it the developer would write those configurations by hand.
  *
+ * <p>With {@value #EXIT_AFTER_RECONCILE_PROPERTY}{@code =true} the run ends by itself once every
+ * controller has reconciled without failing, and fails when none has within
+ * {@value #EXIT_DEADLINE_PROPERTY}: a build's check that the operator runs.
+ *
  * <p>Use it from a {@code main} in test scope and run that with {@code mvn spring-boot:test-run}:
  *
  * <pre>{@code
@@ -61,7 +69,24 @@ public class LocalKubernetes {
     /** A file to copy the server's administrator kubeconfig to, for {@code kubectl}; default none. */
     public static final String KUBECONFIG_PROPERTY = "operator.local.kubeconfig";
 
+    /**
+     * When true, the run ends once every controller has finished one reconcile without failing
+     * (exit status 0), or after {@value #EXIT_DEADLINE_PROPERTY} with status 1; default false. For a
+     * build that checks the local run works.
+     */
+    public static final String EXIT_AFTER_RECONCILE_PROPERTY = ExitAfterReconcile.PROPERTY;
+
+    /** How long {@value #EXIT_AFTER_RECONCILE_PROPERTY} waits, from the moment the application is ready; default 3 minutes. */
+    public static final String EXIT_DEADLINE_PROPERTY = ExitAfterReconcile.DEADLINE_PROPERTY;
+
     private static final Logger log = LoggerFactory.getLogger(LocalKubernetes.class);
+
+    @Bean
+    @ConditionalOnBooleanProperty(EXIT_AFTER_RECONCILE_PROPERTY)
+    static ExitAfterReconcile localKubernetesExitAfterReconcile(ObjectProvider<Manager> manager, Environment environment) {
+        return new ExitAfterReconcile(manager::getObject, environment.getProperty(EXIT_DEADLINE_PROPERTY, Duration.class,
+                ExitAfterReconcile.DEFAULT_DEADLINE), System::exit);
+    }
 
     @Bean
     KubernetesConnectionDetails localKubernetesConnectionDetails(Environment environment) {

@@ -1,0 +1,99 @@
+package dev.operatorstarter.autoconfigure.local;
+
+import dev.operatorstarter.manager.ControllerStatus;
+import dev.operatorstarter.manager.Manager;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Ends a local run once the operator has shown that it works: when every controller has finished
+ * one reconcile without failing, the application is closed and the process exits with status 0;
+ * when the deadline passes first, or the operator runs no controller, it exits with status 1 and
+ * the log names each controller still waiting and what it is doing. A smoke check for a build,
+ * switched on by {@value #PROPERTY}; the deadline, {@value #DEADLINE_PROPERTY}, counts from the
+ * moment the application is ready.
+ */
+final class ExitAfterReconcile implements ApplicationListener<ApplicationReadyEvent> {
+
+    /** When true, the run ends after the first reconcile of every controller; default false. */
+    static final String PROPERTY = "operator.local.exit-after-reconcile";
+
+    /** How long the run may wait for those reconciles, from the moment the application is ready; default 3 minutes. */
+    static final String DEADLINE_PROPERTY = "operator.local.exit-deadline";
+
+    static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(3);
+
+    private static final Logger log = LoggerFactory.getLogger(ExitAfterReconcile.class);
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final Supplier<Manager> manager;
+    private final Duration deadline;
+    private final IntConsumer exit;
+
+    /**
+     * @param manager the operator's manager, looked up once the application is ready
+     * @param exit ends the process with the status it is given ({@code System::exit} outside tests)
+     */
+    ExitAfterReconcile(Supplier<Manager> manager, Duration deadline, IntConsumer exit) {
+        if (deadline.isNegative() || deadline.isZero()) {
+            throw new IllegalArgumentException(DEADLINE_PROPERTY + " must be positive, was " + deadline);
+        }
+        this.manager = manager;
+        this.deadline = deadline;
+        this.exit = exit;
+    }
+
+    @Override
+    public void onApplicationEvent(ApplicationReadyEvent event) {
+        ConfigurableApplicationContext context = event.getApplicationContext();
+        Manager operator = manager.get();
+        long until = System.nanoTime() + deadline.toNanos();
+        ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "local-exit-after-reconcile");
+            thread.setDaemon(true);
+            return thread;
+        });
+        log.info("{}=true: the run ends once every controller has reconciled without failing, or fails after {}",
+                PROPERTY, deadline);
+        poller.scheduleWithFixedDelay(() -> {
+            List<ControllerStatus> controllers = operator.controllers();
+            List<ControllerStatus> waiting = controllers.stream()
+                    .filter(controller -> controller.reconciles() - controller.failedReconciles() < 1).toList();
+            if (controllers.isEmpty() || !waiting.isEmpty() && System.nanoTime() - until >= 0) {
+                poller.shutdown();
+                log.error("No successful reconcile within {} ({}): {}", deadline, DEADLINE_PROPERTY,
+                        controllers.isEmpty() ? "the operator runs no controller (no @Reconciler bean?)"
+                                : waiting.stream().map(ExitAfterReconcile::describe).collect(Collectors.joining("; ")));
+                exit.accept(SpringApplication.exit(context, () -> 1));
+            } else if (waiting.isEmpty()) {
+                poller.shutdown();
+                log.info("Every controller reconciled ({}); stopping as {} asks", controllers.stream()
+                        .map(controller -> controller.name() + ": " + controller.reconciles() + " reconciles, "
+                                + controller.failedReconciles() + " failed")
+                        .collect(Collectors.joining("; ")), PROPERTY);
+                exit.accept(SpringApplication.exit(context, () -> 0));
+            }
+        }, 0, POLL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** What a controller that has not reconciled is doing, for the failure's message. */
+    static String describe(ControllerStatus controller) {
+        String state = controller.startError() != null ? "did not start: " + controller.startError()
+                : !controller.running() ? "not running (not the leader yet?)"
+                : controller.reconciles() == 0 ? "running, " + controller.queueDepth() + " queued, no reconcile finished"
+                : "running, all " + controller.reconciles() + " reconciles failed (see the log above)";
+        return controller.name() + " (" + controller.resource() + ") " + state;
+    }
+}

@@ -34,6 +34,17 @@ public final class KubernetesClusters {
     }
 
     /**
+     * The JVM's shared cluster as {@link #shared()} gives it, for an operator run on a developer's
+     * machine: when this call starts it and the local backend has to build kube-controller-manager
+     * first, the API server serves without waiting for that build, and the controller manager joins
+     * once built ({@link LocalApiServerOptions#awaitControllerManager()}). A cluster already started
+     * by another caller is returned as it is.
+     */
+    public static KubernetesCluster sharedForDevelopment() {
+        return SharedCluster.jvm().cluster(SharedCluster::startForDevelopmentUntilTheJvmExits);
+    }
+
+    /**
      * Creates, or updates, the CustomResourceDefinitions of the classpath {@code resource} (YAML or
      * JSON, several documents allowed) on the {@link #shared()} cluster, starting it if needed, and
      * returns once each is Established; what {@link KubernetesTest#crds()} does for a test class.
@@ -55,19 +66,28 @@ public final class KubernetesClusters {
 
     /** Starts a cluster on the selected backend (explicit choice, else K3s if Docker answers, else local). */
     public static KubernetesCluster start() {
+        return start(LocalApiServerOptions.defaults());
+    }
+
+    /** As {@link #start()}, with {@code localOptions} for the local backend. */
+    static KubernetesCluster start(LocalApiServerOptions localOptions) {
         Map<String, String> environment = System.getenv();
         String explicit = ClusterBackend.explicitChoice(environment);
         ClusterBackend backend = ClusterBackend.select(explicit,
                 explicit == null && testcontainersPresent() && K3sSupport.dockerAvailable());
         log.info("Starting a test cluster on the {} backend{}", backend,
                 explicit == null ? " (selected automatically)" : " (chosen by " + ClusterBackend.PROPERTY + " / " + ClusterBackend.ENV + ")");
-        return start(backend);
+        return start(backend, localOptions);
     }
 
     /** Starts a cluster on {@code backend}. */
     public static KubernetesCluster start(ClusterBackend backend) {
+        return start(backend, LocalApiServerOptions.defaults());
+    }
+
+    private static KubernetesCluster start(ClusterBackend backend, LocalApiServerOptions localOptions) {
         return switch (backend) {
-            case LOCAL -> LocalApiServer.start(LocalApiServerOptions.defaults());
+            case LOCAL -> LocalApiServer.start(localOptions);
             case K3S -> {
                 if (!testcontainersPresent()) {
                     throw new ClusterStartException("the k3s backend needs org.testcontainers:testcontainers-k3s "

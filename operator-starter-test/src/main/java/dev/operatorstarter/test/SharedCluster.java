@@ -1,5 +1,6 @@
 package dev.operatorstarter.test;
 
+import dev.operatorstarter.test.local.LocalApiServerOptions;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -56,10 +57,18 @@ final class SharedCluster {
      *         call; its cause is the original failure, the same instance for every caller
      */
     synchronized KubernetesCluster cluster() {
+        return cluster(starter);
+    }
+
+    /**
+     * As {@link #cluster()}, but a cluster this call starts is started by {@code firstStarter}
+     * instead of this holder's starter.
+     */
+    synchronized KubernetesCluster cluster(Supplier<KubernetesCluster> firstStarter) {
         if (!attempted) {
             attempted = true;
             try {
-                KubernetesCluster started = starter.get();
+                KubernetesCluster started = firstStarter.get();
                 access = new ClusterAccess(started.connection(), started.hasControllerManager());
                 cluster = started;
             } catch (RuntimeException e) {
@@ -92,7 +101,16 @@ final class SharedCluster {
     }
 
     private static KubernetesCluster startUntilTheJvmExits() {
-        KubernetesCluster started = KubernetesClusters.start();
+        return stopAtJvmExit(KubernetesClusters.start());
+    }
+
+    /** {@link KubernetesClusters#sharedForDevelopment()}'s: the local backend does not wait for a controller manager's build. */
+    static KubernetesCluster startForDevelopmentUntilTheJvmExits() {
+        return stopAtJvmExit(KubernetesClusters.start(LocalApiServerOptions.builder().awaitControllerManager(false)
+                .build()));
+    }
+
+    private static KubernetesCluster stopAtJvmExit(KubernetesCluster started) {
         // Concurrently with other hooks, among them Spring's, which close the cached application
         // contexts; an application still watching the server at that moment may log a refused connection.
         Runtime.getRuntime().addShutdownHook(new Thread(started::close, "operator-starter-test-cluster-stop"));

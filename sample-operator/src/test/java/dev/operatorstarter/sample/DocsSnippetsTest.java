@@ -83,8 +83,9 @@ class DocsSnippetsTest {
         assertThat(properties).allSatisfy(property -> assertThat(reference).contains("| `" + property + "` |"));
     }
 
-    private static List<Path> docs() throws IOException {
-        try (Stream<Path> files = Files.list(ROOT.resolve("docs"))) {
+    /** Every Markdown file under docs/, then README.md. */
+    static List<Path> docs() throws IOException {
+        try (Stream<Path> files = Files.walk(ROOT.resolve("docs"))) {
             List<Path> docs = new ArrayList<>(files.filter(file -> file.toString().endsWith(".md")).sorted().toList());
             docs.add(ROOT.resolve("README.md"));
             return docs;

@@ -93,7 +93,8 @@ public class LocalKubernetes {
         ClassLoader loader = LocalKubernetes.class.getClassLoader();
         List<String> crds = Binder.get(environment).bind(CRDS_PROPERTY, Bindable.listOf(String.class))
                 .orElseGet(() -> crdsOnClasspath(loader));
-        KubernetesCluster cluster = KubernetesClusters.shared();
+        // kube-controller-manager (garbage collection) may join later, when it has to be built first
+        KubernetesCluster cluster = KubernetesClusters.sharedForDevelopment();
         for (String crd : crds) {
             KubernetesClusters.installCrds(crd, loader);
         }

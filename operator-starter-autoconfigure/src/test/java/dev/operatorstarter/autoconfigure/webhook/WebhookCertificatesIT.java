@@ -113,18 +113,21 @@ class WebhookCertificatesIT {
             // the object is gone when the files rotate, so the new CA cannot be injected: the old certificate stays
             delete(name);
             publish(folder, "second", second);
-            await().atMost(WAIT).until(() -> server.status().certificateRotation() != null);
-            assertThat(server.status().certificateRotation()).contains("valid until " + second.notAfter())
-                    .contains("ValidatingWebhookConfiguration " + name + " does not exist");
+            // the status first says the new certificate waits for its CA, then why it cannot be injected
+            await().atMost(WAIT).untilAsserted(() -> assertThat(server.status().certificateRotation()).isNotNull()
+                    .contains("valid until " + second.notAfter())
+                    .contains("ValidatingWebhookConfiguration " + name + " does not exist"));
             assertThat(served(first.caPem(), server.port())).isEqualTo(first.certificate());
             assertThat(server.status().ready(Instant.now())).as("still trusted where it was injected").isTrue();
 
             // re-applied without a bundle: the new CA goes in before the old one, then the new certificate is served
             create(name, Map.of("files", server.port()));
-            await().atMost(WAIT).until(() -> second.notAfter().equals(server.status().certificateNotAfter()));
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(server.status().certificateNotAfter()).isEqualTo(second.notAfter());
+                assertThat(server.status().certificateRotation()).isNull();
+            });
             assertThat(bundles(name)).containsExactly(List.of(certificate(second.caPem()), certificate(first.caPem())));
             assertThat(served(second.caPem(), server.port())).isEqualTo(second.certificate());
-            assertThat(server.status().certificateRotation()).isNull();
             assertDenied(namespace, "files");
         } finally {
             delete(name);
@@ -171,15 +174,17 @@ class WebhookCertificatesIT {
 
             clock.advance(PAST_RENEWAL);
             await().atMost(WAIT).until(() -> server.status().certificateRotation() != null);
-            assertThat(server.caCertificatePem()).isEqualTo(first);
+            assertThat(server.caCertificatePem()).as("kept while its successor's CA cannot be injected").isEqualTo(first);
             assertThat(served(first, server.port()).getIssuerX500Principal())
                     .isEqualTo(certificate(first).getSubjectX500Principal());
 
             clock.advance(Duration.ofDays(120)); // the certificate served expires
-            await().atMost(WAIT).until(() -> !first.equals(server.caCertificatePem()));
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(server.caCertificatePem()).isNotEqualTo(first);
+                assertThat(server.status().certificateRotation()).isNotNull().contains("expired before the CA of its "
+                        + "successor was in every caBundle: serving the new one");
+            });
             WebhookServer.Status status = server.status();
-            assertThat(status.certificateRotation()).contains("expired before the CA of its successor was in every "
-                    + "caBundle: serving the new one");
             assertThat(status.ready(Instant.now())).isFalse();
             assertThat(status.caInjectionPending()).containsExactly("ValidatingWebhookConfiguration " + name
                     + " does not exist (yet)");
@@ -188,8 +193,10 @@ class WebhookCertificatesIT {
             assertThat(details).containsEntry("certificateRotation", status.certificateRotation());
 
             create(name, Map.of("expiry", server.port()));
-            await().atMost(WAIT).until(() -> server.status().ready(Instant.now()));
-            assertThat(server.status().certificateRotation()).isNull();
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(server.status().ready(Instant.now())).isTrue();
+                assertThat(server.status().certificateRotation()).isNull();
+            });
             assertThat(bundles(name)).as("the expired CA is not kept")
                     .containsExactly(List.of(certificate(server.caCertificatePem())));
             assertDenied(namespace, "expiry");

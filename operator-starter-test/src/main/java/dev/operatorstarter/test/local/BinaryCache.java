@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * {@code .partial-*} folder and renamed into place, so a build killed half-way never looks done,
  * and an entry whose files no longer match their manifest is deleted and rebuilt.
  *
- * <p>Builds are serialised across JVMs by a file lock on {@code .lock} in the cache root (and
- * within one JVM by a monitor, since file locks are per process).
+ * <p>The builds of one entry are serialised across JVMs by a file lock on {@code .lock-<key>} in
+ * the cache root (and within one JVM by a monitor per entry, since file locks are per process);
+ * different entries build side by side.
  */
 final class BinaryCache {
 
@@ -44,6 +46,12 @@ final class BinaryCache {
     interface Builder {
         void build(Path outputDirectory) throws IOException;
     }
+
+    /**
+     * One monitor per entry folder for the whole JVM: a file lock is held by the process, so two
+     * threads of one JVM must not both try to take it (the second would fail, not wait).
+     */
+    private static final ConcurrentHashMap<Path, Object> ENTRY_MONITORS = new ConcurrentHashMap<>();
 
     private final Path root;
 
@@ -64,10 +72,10 @@ final class BinaryCache {
         if (verify(entry, files).isEmpty()) {
             return entry;
         }
-        synchronized (BinaryCache.class) {
+        synchronized (ENTRY_MONITORS.computeIfAbsent(entry.toAbsolutePath().normalize(), path -> new Object())) {
             try {
                 Files.createDirectories(root);
-                try (FileChannel channel = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE,
+                try (FileChannel channel = FileChannel.open(root.resolve(".lock-" + key), StandardOpenOption.CREATE,
                         StandardOpenOption.WRITE)) {
                     FileLock lock = channel.lock();
                     try {
@@ -93,7 +101,7 @@ final class BinaryCache {
             log.warn("Cached binaries in {} are unusable ({}); rebuilding them", entry, problem.get());
             Folders.deleteRecursively(entry);
         }
-        removeAbandonedBuilds();
+        removeAbandonedBuilds(key);
         Path partial = Files.createTempDirectory(root, ".partial-" + key + "-");
         try {
             builder.build(partial);
@@ -166,8 +174,9 @@ final class BinaryCache {
         }
     }
 
-    private void removeAbandonedBuilds() throws IOException {
-        try (DirectoryStream<Path> partials = Files.newDirectoryStream(root, ".partial-*")) {
+    /** Removes the partial folders of {@code key}'s earlier builds; the caller holds its lock, so none is running. */
+    private void removeAbandonedBuilds(String key) throws IOException {
+        try (DirectoryStream<Path> partials = Files.newDirectoryStream(root, ".partial-" + key + "-*")) {
             for (Path partial : partials) {
                 log.info("Removing abandoned build folder {}", partial);
                 Folders.deleteRecursively(partial);

@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -200,26 +201,8 @@ public final class LocalApiServer implements KubernetesCluster {
             awaitHealthy(apiserver, tls, server.resolve("/readyz"), deadline);
 
             KubernetesApi api = KubernetesApi.of(server, admin, null);
-            Optional<Path> controllerManagerBinary = binaries.controllerManager();
-            if (controllerManagerBinary.isPresent()) {
-                SupervisedProcess controllerManager = launch(processes, binaries, Binary.KUBE_CONTROLLER_MANAGER,
-                        layout, List.of(
-                        "--kubeconfig=" + layout.controllerManagerKubeconfig,
-                        "--authentication-kubeconfig=" + layout.controllerManagerKubeconfig,
-                        "--authorization-kubeconfig=" + layout.controllerManagerKubeconfig,
-                        "--bind-address=127.0.0.1",
-                        "--secure-port=" + controllerManagerPort,
-                        "--tls-cert-file=" + layout.servingCert,
-                        "--tls-private-key-file=" + layout.servingKey,
-                        "--controllers=" + CONTROLLERS,
-                        "--service-account-private-key-file=" + layout.serviceAccountKey,
-                        "--root-ca-file=" + layout.caCert,
-                        "--leader-elect=false",
-                        "--profiling=false"));
-                awaitHealthy(controllerManager, tls,
-                        URI.create("https://127.0.0.1:" + controllerManagerPort + "/healthz"), deadline);
-                awaitReady(controllerManager, "the default service account (created by kube-controller-manager)",
-                        deadline, () -> api.get("/api/v1/namespaces/default/serviceaccounts/default").isSuccess());
+            if (binaries.controllerManager().isPresent()) {
+                startControllerManager(processes, binaries, layout, controllerManagerPort, tls, api, deadline);
             } else {
                 // What the service-account controller would have done for the namespace that exists at start.
                 DefaultServiceAccount.ensure(api, "default");
@@ -232,7 +215,12 @@ public final class LocalApiServer implements KubernetesCluster {
                     Duration.ofNanos(System.nanoTime() - started).toMillis(), run);
             Restart restart = new Restart(binaries, layout, List.copyOf(apiServerArguments), server,
                     URI.create(etcdUrl), timeout);
-            return new LocalApiServer(run, List.copyOf(processes), connection, version, restart);
+            LocalApiServer localApiServer = new LocalApiServer(run, List.copyOf(processes), connection, version, restart);
+            if (binaries.pendingControllerManager() != null) {
+                binaries.pendingControllerManager().whenComplete((path, failure) -> localApiServer.joinControllerManager(
+                        path, failure));
+            }
+            return localApiServer;
         } catch (RuntimeException e) {
             processes.forEach(p -> p.stop(STOP_GRACE));
             if (e instanceof PortTakenException) {
@@ -244,6 +232,57 @@ public final class LocalApiServer implements KubernetesCluster {
         } catch (IOException e) {
             processes.forEach(p -> p.stop(STOP_GRACE));
             throw new ClusterStartException("the local API server did not start: " + e.getMessage(), e);
+        }
+    }
+
+    /** Starts kube-controller-manager and waits until it serves and has made the default service account. */
+    private static void startControllerManager(List<SupervisedProcess> processes, LocalBinaries.Resolved binaries,
+            Layout layout, int port, HttpClient tls, KubernetesApi api, long deadline) throws IOException {
+        SupervisedProcess controllerManager = launch(processes, binaries, Binary.KUBE_CONTROLLER_MANAGER, layout, List.of(
+                "--kubeconfig=" + layout.controllerManagerKubeconfig,
+                "--authentication-kubeconfig=" + layout.controllerManagerKubeconfig,
+                "--authorization-kubeconfig=" + layout.controllerManagerKubeconfig,
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + port,
+                "--tls-cert-file=" + layout.servingCert,
+                "--tls-private-key-file=" + layout.servingKey,
+                "--controllers=" + CONTROLLERS,
+                "--service-account-private-key-file=" + layout.serviceAccountKey,
+                "--root-ca-file=" + layout.caCert,
+                "--leader-elect=false",
+                "--profiling=false"));
+        awaitHealthy(controllerManager, tls, URI.create("https://127.0.0.1:" + port + "/healthz"), deadline);
+        awaitReady(controllerManager, "the default service account (created by kube-controller-manager)",
+                deadline, () -> api.get("/api/v1/namespaces/default/serviceaccounts/default").isSuccess());
+    }
+
+    /**
+     * Starts kube-controller-manager beside the running server once its build, which the server
+     * did not wait for, is done; a failure is logged, and the server goes on without it.
+     */
+    private synchronized void joinControllerManager(@Nullable Path binary, @Nullable Throwable buildFailure) {
+        if (closed.get()) {
+            return;
+        }
+        if (buildFailure != null || binary == null) {
+            log.warn("kube-controller-manager could not be built; the local API server goes on without it", buildFailure);
+            return;
+        }
+        long started = System.nanoTime();
+        List<SupervisedProcess> launched = new ArrayList<>();
+        try {
+            HttpClient tls = HttpClient.newBuilder().sslContext(restart.layout().adminSsl())
+                    .connectTimeout(Duration.ofSeconds(2)).build();
+            KubernetesApi api = KubernetesApi.of(restart.server(), restart.layout().adminSsl(), null);
+            startControllerManager(launched, restart.binaries().withControllerManager(binary), restart.layout(),
+                    freePorts(1)[0], tls, api, System.nanoTime() + restart.timeout().toNanos());
+            processes.addAll(launched);
+            log.info("kube-controller-manager joined the local API server at {} {} ms after its build", restart.server(),
+                    Duration.ofNanos(System.nanoTime() - started).toMillis());
+        } catch (IOException | RuntimeException e) {
+            launched.forEach(process -> process.stop(STOP_GRACE));
+            log.warn("kube-controller-manager did not start beside the local API server; it goes on without it: {}",
+                    e.getMessage(), e);
         }
     }
 

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param startTimeout how long etcd, kube-apiserver and kube-controller-manager together may take
  *     to become ready once the binaries exist; default 60 s
  * @param buildTimeout how long compiling one binary may take; default 45 min (a cold build of all
- *     three on 2 cores takes about 6 min, see docs/testing.md)
+ *     three on 2 cores takes several minutes, see docs/testing.md)
  * @param binaryDirectory a folder holding {@code etcd} and {@code kube-apiserver}, and optionally
  *     {@code kube-controller-manager}, to use instead of building them; default: system property
  *     {@value #BINARY_DIR_PROPERTY}, else environment variable {@value #BINARY_DIR_ENV}, else
@@ -29,9 +29,15 @@ import org.jspecify.annotations.Nullable;
  * @param extraApiServerArgs flags added after the harness's own kube-apiserver flags (a later
  *     flag wins), for example {@code --watch-cache=false}; each must start with {@code --};
  *     default none
+ * @param awaitControllerManager whether the server waits for kube-controller-manager when its binary
+ *     still has to be built (about 2.5 min on 2 cores after kube-apiserver's build); when false the
+ *     server starts as soon as etcd and kube-apiserver are there, and the controller manager joins
+ *     once built, so garbage collection and namespace deletion begin late. Default true: tests see
+ *     the same server whether or not the binaries were cached. Development runs
+ *     ({@code KubernetesClusters.sharedForDevelopment()}) set it false.
  */
 public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout, @Nullable Path binaryDirectory,
-        Path cacheDirectory, List<String> extraApiServerArgs) {
+        Path cacheDirectory, List<String> extraApiServerArgs, boolean awaitControllerManager) {
 
     public static final String BINARY_DIR_PROPERTY = "operator.test.binary-dir";
     public static final String BINARY_DIR_ENV = "OPERATOR_TEST_BINARY_DIR";
@@ -81,6 +87,7 @@ public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout
         private @Nullable Path binaryDirectory;
         private @Nullable Path cacheDirectory;
         private final List<String> extraApiServerArgs = new ArrayList<>();
+        private boolean awaitControllerManager = true;
 
         private Builder(Map<String, String> environment) {
             this.environment = environment;
@@ -120,9 +127,16 @@ public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout
             return this;
         }
 
+        /** Whether the server waits for kube-controller-manager's first build; see the record. */
+        public Builder awaitControllerManager(boolean awaitControllerManager) {
+            this.awaitControllerManager = awaitControllerManager;
+            return this;
+        }
+
         public LocalApiServerOptions build() {
             Path cache = cacheDirectory != null ? cacheDirectory : userCacheDirectory().resolve("operator-starter/binaries");
-            return new LocalApiServerOptions(startTimeout, buildTimeout, binaryDirectory, cache, extraApiServerArgs);
+            return new LocalApiServerOptions(startTimeout, buildTimeout, binaryDirectory, cache, extraApiServerArgs,
+                    awaitControllerManager);
         }
 
         private @Nullable String setting(String property, String variable) {

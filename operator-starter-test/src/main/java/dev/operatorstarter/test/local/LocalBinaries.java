@@ -8,25 +8,38 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Finds the local API server's binaries: the user's own folder when one is configured, else the
- * cache entry for the pinned versions, built with Go on first use.
+ * cache entries for the pinned versions, built with Go on first use.
+ *
+ * <p>Each binary has a cache entry of its own, so a run builds only what it lacks. etcd and
+ * kube-apiserver are built side by side (etcd's build mostly waits on its downloads while
+ * kube-apiserver's compiles); kube-controller-manager is built after kube-apiserver, whose
+ * compiled packages it reuses from Go's build cache. When {@link LocalApiServerOptions#awaitControllerManager()}
+ * is false, the server need not wait for that last build: {@link Resolved#pendingControllerManager()}
+ * completes once it is done.
  */
 final class LocalBinaries {
 
     private static final Logger log = LoggerFactory.getLogger(LocalBinaries.class);
-    private static final List<Binary> SERVERS = List.of(Binary.ETCD, Binary.KUBE_APISERVER,
-            Binary.KUBE_CONTROLLER_MANAGER);
 
     /**
      * Resolved executables. The supervisor is absent only when neither it nor Go could be found;
-     * kube-controller-manager only when the user's binary folder has none.
+     * kube-controller-manager when the user's binary folder has none, or while it is still being
+     * built ({@link #pendingControllerManager()}).
      */
-    record Resolved(Map<Binary, Path> paths, String kubernetesVersion, String etcdVersion) {
+    record Resolved(Map<Binary, Path> paths, String kubernetesVersion, String etcdVersion,
+            @Nullable CompletableFuture<Path> pendingControllerManager) {
+
+        Resolved(Map<Binary, Path> paths, String kubernetesVersion, String etcdVersion) {
+            this(paths, kubernetesVersion, etcdVersion, null);
+        }
 
         Optional<Path> controllerManager() {
             return Optional.ofNullable(paths.get(Binary.KUBE_CONTROLLER_MANAGER));
@@ -42,6 +55,13 @@ final class LocalBinaries {
 
         Optional<Path> supervisor() {
             return Optional.ofNullable(paths.get(Binary.SUPERVISOR));
+        }
+
+        /** Resolved with kube-controller-manager at {@code path}, as once its pending build is done. */
+        Resolved withControllerManager(Path path) {
+            Map<Binary, Path> all = new EnumMap<>(paths);
+            all.put(Binary.KUBE_CONTROLLER_MANAGER, path);
+            return new Resolved(all, kubernetesVersion, etcdVersion, null);
         }
     }
 
@@ -63,10 +83,14 @@ final class LocalBinaries {
         return GoModule.ETCD.upstreamVersion();
     }
 
-    /** The servers' cache entry name: versions, platform and a fingerprint of their wrapper modules. */
-    static String cacheKey() {
-        return "kubernetes-" + kubernetesVersion() + "_etcd-" + etcdVersion() + "_" + platform() + "_"
-                + GoModule.fingerprint(GoToolchain.recipe(SERVERS), GoModule.KUBERNETES, GoModule.ETCD);
+    /**
+     * A server binary's cache entry name: the binary, its upstream version, the platform and a
+     * fingerprint of its build recipe and wrapper module, for example
+     * {@code kube-apiserver-v1.37.2_linux-amd64_0123456789ab}.
+     */
+    static String cacheKey(Binary binary) {
+        return binary.fileName() + "-" + binary.module().upstreamVersion() + "_" + platform() + "_"
+                + GoModule.fingerprint(GoToolchain.recipe(List.of(binary)), binary.module());
     }
 
     /** The supervisor's own entry, so that changing it never forces the servers to be rebuilt. */
@@ -78,6 +102,7 @@ final class LocalBinaries {
     Resolved resolve() {
         Map<Binary, Path> paths = new EnumMap<>(Binary.class);
         Path override = options.binaryDirectory();
+        @Nullable CompletableFuture<Path> pending = null;
         if (override != null) {
             for (Binary binary : List.of(Binary.ETCD, Binary.KUBE_APISERVER)) {
                 Path path = override.resolve(binary.fileName());
@@ -101,12 +126,62 @@ final class LocalBinaries {
                         override, kubernetesVersion());
             }
         } else {
-            Path entry = cache.obtain(cacheKey(), SERVERS.stream().map(Binary::fileName).toList(),
-                    output -> requireGo().build(SERVERS, output));
-            SERVERS.forEach(binary -> paths.put(binary, entry.resolve(binary.fileName())));
+            // etcd beside kube-apiserver; kube-controller-manager after kube-apiserver, reusing its packages
+            CompletableFuture<Path> etcd = inBackground(Binary.ETCD, CompletableFuture.completedFuture(null));
+            CompletableFuture<Path> apiserver = inBackground(Binary.KUBE_APISERVER, CompletableFuture.completedFuture(null));
+            CompletableFuture<Path> controllerManager = inBackground(Binary.KUBE_CONTROLLER_MANAGER, apiserver);
+            paths.put(Binary.ETCD, join(etcd));
+            paths.put(Binary.KUBE_APISERVER, join(apiserver));
+            if (options.awaitControllerManager() || controllerManager.isDone()) {
+                paths.put(Binary.KUBE_CONTROLLER_MANAGER, join(controllerManager));
+            } else {
+                log.info("The API server starts without waiting for kube-controller-manager's build; it joins once "
+                        + "built (until then objects whose owner is deleted stay, and deleted namespaces stay Terminating)");
+                pending = controllerManager;
+            }
         }
         supervisor(override).ifPresent(path -> paths.put(Binary.SUPERVISOR, path));
-        return new Resolved(paths, kubernetesVersion(), etcdVersion());
+        return new Resolved(paths, kubernetesVersion(), etcdVersion(), pending);
+    }
+
+    /** {@code binary}'s path, from the cache or built there on a thread of its own once {@code after} is done. */
+    private CompletableFuture<Path> inBackground(Binary binary, CompletableFuture<?> after) {
+        List<String> file = List.of(binary.fileName());
+        String key = cacheKey(binary);
+        Path entry = cache.root().resolve(key);
+        if (cache.verify(entry, file).isEmpty()) {
+            return CompletableFuture.completedFuture(entry.resolve(binary.fileName()));
+        }
+        GoToolchain go = requireGo();
+        CompletableFuture<Path> built = new CompletableFuture<>();
+        after.whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                built.completeExceptionally(failure);
+                return;
+            }
+            Thread thread = new Thread(() -> {
+                try {
+                    built.complete(cache.obtain(key, file, output -> go.build(List.of(binary), output))
+                            .resolve(binary.fileName()));
+                } catch (Throwable e) {
+                    built.completeExceptionally(e);
+                }
+            }, "build-" + binary.fileName());
+            thread.setDaemon(true);
+            thread.start();
+        });
+        return built;
+    }
+
+    private static Path join(CompletableFuture<Path> build) {
+        try {
+            return build.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw new ClusterStartException("building a binary failed: " + e.getCause(), e.getCause());
+        }
     }
 
     private static boolean isExecutable(Path path) {

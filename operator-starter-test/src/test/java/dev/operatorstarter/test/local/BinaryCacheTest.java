@@ -105,7 +105,7 @@ class BinaryCacheTest {
                     () -> Files.exists(root.resolve("building")) || !other.isAlive());
             assertThat(other.isAlive()).as("the other JVM is building").isTrue();
 
-            boolean lockedWhileBuilding = heldByAnotherProcess(root.resolve(".lock"));
+            boolean lockedWhileBuilding = heldByAnotherProcess(root.resolve(".lock-k1"));
             // Started while the other JVM holds the lock: it must wait and then reuse, not build a second time.
             java.util.concurrent.CompletableFuture<Path> waiting = java.util.concurrent.CompletableFuture.supplyAsync(
                     () -> new BinaryCache(root).obtain("k1", List.of("etcd"), builder));
@@ -114,7 +114,7 @@ class BinaryCacheTest {
             assertThat(waiting.get(60, TimeUnit.SECONDS)).as("the waiting obtain gets the other JVM's entry")
                     .isEqualTo(root.resolve("k1"));
 
-            boolean lockedAfterwards = heldByAnotherProcess(root.resolve(".lock"));
+            boolean lockedAfterwards = heldByAnotherProcess(root.resolve(".lock-k1"));
 
             assertThat(lockedWhileBuilding).isTrue();
             assertThat(lockedAfterwards).isFalse();
@@ -135,6 +135,37 @@ class BinaryCacheTest {
             lock.release();
             return false;
         }
+    }
+
+    @Test
+    void twoEntriesBuildSideBySideAndNeitherRemovesTheOthersPartialFolder() throws Exception {
+        CountDownLatch bothBuilding = new CountDownLatch(2);
+        List<Path> partials = new java.util.concurrent.CopyOnWriteArrayList<>();
+        BinaryCache.Builder waitsForTheOther = output -> {
+            partials.add(output);
+            builder.build(output);
+            bothBuilding.countDown();
+            try {
+                if (!bothBuilding.await(30, TimeUnit.SECONDS)) {
+                    throw new IOException("the other entry's build did not run beside this one");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+            assertThat(partials).as("both partial folders are there while both build").allMatch(Files::isDirectory);
+        };
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Path> one = pool.submit(() -> new BinaryCache(root).obtain("k1", FILES, waitsForTheOther));
+            Future<Path> two = pool.submit(() -> new BinaryCache(root).obtain("k2", FILES, waitsForTheOther));
+
+            assertThat(one.get(60, TimeUnit.SECONDS)).isEqualTo(root.resolve("k1"));
+            assertThat(two.get(60, TimeUnit.SECONDS)).isEqualTo(root.resolve("k2"));
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(builds).hasValue(2);
     }
 
     @Test

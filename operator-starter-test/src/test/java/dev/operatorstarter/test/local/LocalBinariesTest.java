@@ -125,9 +125,15 @@ class LocalBinariesTest {
     }
 
     @Test
-    void theCacheKeyNamesBothVersionsAndThePlatform() {
-        assertThat(LocalBinaries.cacheKey())
-                .startsWith("kubernetes-" + LocalApiServer.kubernetesVersion() + "_etcd-" + LocalApiServer.etcdVersion())
-                .contains(LocalBinaries.platform());
+    void eachBinarysCacheKeyNamesItsVersionAndThePlatform() {
+        assertThat(LocalBinaries.cacheKey(Binary.ETCD))
+                .startsWith("etcd-" + LocalApiServer.etcdVersion() + "_" + LocalBinaries.platform() + "_");
+        assertThat(LocalBinaries.cacheKey(Binary.KUBE_APISERVER))
+                .startsWith("kube-apiserver-" + LocalApiServer.kubernetesVersion() + "_" + LocalBinaries.platform() + "_");
+        assertThat(LocalBinaries.cacheKey(Binary.KUBE_CONTROLLER_MANAGER))
+                .startsWith("kube-controller-manager-" + LocalApiServer.kubernetesVersion() + "_");
+        assertThat(LocalBinaries.cacheKey(Binary.KUBE_APISERVER)).as("a recipe of its own")
+                .isNotEqualTo(LocalBinaries.cacheKey(Binary.KUBE_CONTROLLER_MANAGER).replace("kube-controller-manager",
+                        "kube-apiserver"));
     }
 }

@@ -1,7 +1,7 @@
 /**
  * Operator Starter runtime: a Java port of client-go's architecture, free of Spring Boot.
  *
- * <p>Map from concept to package (packages arrive with the issues that build them):
+ * <p>Map from concept to package:
  * <ul>
  *   <li>{@code dev.operatorstarter.client}: configuration from kubeconfig or in-cluster files,
  *       transport, the REST client, typed, dynamic and discovery clients.</li>
@@ -13,9 +13,9 @@
  *   <li>{@code dev.operatorstarter.leaderelection}: Lease-based leader election.</li>
  *   <li>{@code dev.operatorstarter.event}: the event recorder.</li>
  *   <li>{@code dev.operatorstarter.time}: {@code TimeSource}, the one source of time every
- *       component takes as its {@code timeSource} option. Its fake, and fakes of a lister-watcher
- *       and of a lease lock, are in {@code dev.operatorstarter.testing}, shipped as the
- *       {@code test-fixtures} artifact.</li>
+ *       component takes as its {@code timeSource} option. Its fake, and fakes of a lister-watcher,
+ *       a lease lock and a leadership term, are in {@code dev.operatorstarter.testing}, shipped as
+ *       the {@code operator-runtime-testing} artifact (added with test scope).</li>
  *   <li>{@code dev.operatorstarter.manager}: the {@code Manager}, which runs informers, leader
  *       election, events and controllers in order and stops them in reverse.</li>
  *   <li>{@code dev.operatorstarter.crd}: annotations that describe a custom resource class for the
@@ -26,8 +26,9 @@
  *       review to its answer; serving them is the starter's part.</li>
  *   <li>{@code dev.operatorstarter.sharding}: one controller's objects spread over the replicas
  *       of a ring (consistent hashing, the assignment labels, each replica's membership, the
- *       leader's assigner), behind the {@code Sharding} facade that the {@code Manager} runs; the
- *       starter's wiring is still to come (issue 21).</li>
+ *       leader's assigner), behind the {@code Sharding} facade that the {@code Manager} runs. The
+ *       starter wires it with {@code operator.sharding.enabled}
+ *       ({@code OperatorShardingAutoConfiguration}).</li>
  *   <li>{@code dev.operatorstarter.internal}: machinery the packages share (JSON, PEM, backoff, the
  *       token bucket, duration checks, daemon thread factories, polling). <b>Not API</b>: public only so the
  *       packages can share it, and it may change in any release.</li>

@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The test-fixtures artifact as a user's test sees it (docs/testing.md shows this code): an informer
- * without a server, an election on fake time.
+ * The fixtures of the {@code operator-runtime-testing} artifact as a user's test sees them
+ * (docs/testing/fixtures.md shows this code): an informer without a server, an election on fake
+ * time.
  */
 class FixturesInUseTest {
 

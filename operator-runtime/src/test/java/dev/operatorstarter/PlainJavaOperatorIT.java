@@ -38,7 +38,7 @@ class PlainJavaOperatorIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     /**
-     * The example of docs/controllers.md ("A plain-Java operator"): every ConfigMap labelled
+     * The example of docs/controllers/manager.md ("A plain-Java operator"): every ConfigMap labelled
      * {@code mirror=true} gets a copy named {@code <name>-mirror} that it owns.
      */
     @Test

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Every metric name and label of DESIGN.md's table, as Micrometer's Prometheus registry renders
  * them: controller-runtime's names, so its dashboards and alerts work unchanged; and the sharding's
- * ({@code controller_sharding_*}, plan §4.3), named as in the timebertt project where they mean the same.
+ * ({@code controller_sharding_*}), named as in the timebertt project where they mean the same.
  */
 class PrometheusNamesTest {
 

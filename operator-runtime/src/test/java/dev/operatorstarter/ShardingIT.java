@@ -59,16 +59,17 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Sharding end to end against the real API server (plan §5.1): several managers in one JVM, each
- * with its own client and informer factory, shard one controller: every ConfigMap labelled
- * {@code mirror=true} gets an owned copy {@code <name>-mirror}, labelled {@code mirror-of}. The
- * reconciles of all managers go into one log of intervals (this JVM's monotonic clock), which must
- * show no two managers reconciling one object at once. Leases are as short as the leader-election
- * chaos test's (2 s, renew deadline 1.5 s, retry 0.3 s).
+ * Sharding end to end against the real API server ({@code docs/design/sharding.md}, "How it is
+ * proved"): several managers in one JVM, each with its own client and informer factory, shard one
+ * controller: every ConfigMap labelled {@code mirror=true} gets an owned copy
+ * {@code <name>-mirror}, labelled {@code mirror-of}. The reconciles of all managers go into one log
+ * of intervals (this JVM's monotonic clock), which must show no two managers reconciling one object
+ * at once. Leases are as short as the leader-election chaos test's (2 s, renew deadline 1.5 s,
+ * retry 0.3 s).
  *
  * <p>Where each object belongs is not read back from the assigner: it is the {@link HashRing}'s
  * prediction over the members' ids, computed here. The test uses the sharding's public API only, as
- * an operator's code would (it hosts the example of docs/controllers.md).
+ * an operator's code would (it hosts the example of docs/controllers/sharding.md).
  */
 @KubernetesTest
 class ShardingIT {
@@ -289,7 +290,7 @@ class ShardingIT {
                         .map(RingStatus.MemberStatus::shardId).collect(Collectors.toSet()).equals(members));
     }
 
-    /** Starts replica {@code id}: the example of docs/controllers.md ("Sharding a controller"). */
+    /** Starts replica {@code id}: the example of docs/controllers/sharding.md. */
     private void start(String id) throws InterruptedException {
         KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
         // --- example start

@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sharding's scale-out (sharding plan §5.3): how reconciles per second and heap divide over 1, 2, 3
- * replicas of a sharded operator, on the local API server.
+ * Sharding's scale-out (results in {@code docs/performance/sharding.md}): how reconciles per second
+ * and heap divide over 1, 2, 3 replicas of a sharded operator, on the local API server.
  *
  * <p>For each replica count, in a namespace of its own: the replicas start as {@link ShardReplica}
  * JVMs (one sharded controller, {@value #WORKERS} worker, a reconcile that sleeps

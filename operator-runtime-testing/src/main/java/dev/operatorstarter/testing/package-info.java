@@ -1,7 +1,7 @@
 /**
  * Test fixtures for unit tests of reconcilers and of code built on the runtime, shipped as the
- * {@code operator-runtime-testing} artifact, to be added with test scope (docs/testing.md, "Test
- * fixtures for your reconcilers"). Not for production code. The runtime's own tests use them too.
+ * {@code operator-runtime-testing} artifact, to be added with test scope
+ * ({@code docs/testing/fixtures.md}). Not for production code. The runtime's own tests use them too.
  *
  * <ul>
  *   <li>{@link dev.operatorstarter.testing.FakeTimeSource}: a

@@ -12,11 +12,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A ring's assigner (plan §2.4): in each term of the replica that leads the operator's leader
- * election, it gives every object of the registered {@link ShardedResource}s a shard and moves
- * objects as members come and go, by labels alone. It keeps no state across terms: everything it
- * decides from is in the objects' labels and the member Leases, so a new leader resumes any
- * half-done handover.
+ * A ring's assigner ({@code docs/design/sharding.md}, "Decisions"): in each term of the replica
+ * that leads the operator's leader election, it gives every object of the registered
+ * {@link ShardedResource}s a shard and moves objects as members come and go, by labels alone. It
+ * keeps no state across terms: everything it decides from is in the objects' labels and the member
+ * Leases, so a new leader resumes any half-done handover.
  *
  * <p>Each term ({@link AssignerTerm}) makes its own metadata-only caches of the sharded objects
  * (listed afresh: objects keep their shards meanwhile) and of the ring's member Leases; judges the

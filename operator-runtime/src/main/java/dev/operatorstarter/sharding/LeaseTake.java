@@ -115,7 +115,8 @@ final class LeaseTake {
      * Labels the Lease {@code observed} {@code sharding.operatorstarter.dev/state=ready}, if it is
      * still at the observed resourceVersion (a merge patch with the version as precondition: the
      * member's record is left as it is). The member's next renewal, if based on the version before,
-     * then fails once with a conflict and is retried (plan §7, risk 7).
+     * then fails once with a conflict and is retried a retry period later, well within its renew
+     * deadline.
      *
      * @return {@link Outcome.Labelled}, {@link Outcome.Changed} (409 or 404), or {@link Outcome.Failed}
      */

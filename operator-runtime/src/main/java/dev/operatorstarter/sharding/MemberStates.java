@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.OptionalLong;
 
 /**
- * The judge of a member's state (plan §2.3): a pure function of what the assigner observed and
- * when, and the time now, all on the assigner's monotonic clock.
+ * The judge of a member's state ({@code docs/design/sharding.md}, "Decisions"): a pure function of
+ * what the assigner observed and when, and the time now, all on the assigner's monotonic clock.
  *
  * <table>
  *   <caption>The rules, for an observation whose record changed at {@code changedAt}</caption>

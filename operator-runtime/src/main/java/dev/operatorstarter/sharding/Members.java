@@ -24,13 +24,14 @@ import org.jspecify.annotations.Nullable;
  * delivered it, and the moment (on this process's monotonic clock) its record last changed, the
  * input of {@link MemberStates#judge}.
  *
- * <p>Only a change of the record (holder, acquire and renew times, transitions, duration) restarts a
- * member's clock; a new resourceVersion or other labels alone (the assigner's own {@code state}
+ * <p>Only a change of the record (holder, acquire and renew times, transitions, duration) restarts
+ * a member's clock; a new resourceVersion or other labels alone (the assigner's own {@code state}
  * label, someone's annotation) do not, so a member cannot look alive by what others write. The
- * moment is when the informer <em>delivered</em> the change, never the times in the record: a member's
- * term is timed from when its renewal was sent, which precedes the delivery, so the member's side of
- * the lease always runs out first (plan §2.7). A new assigner term uses new {@code Members}: every
- * clock then starts at its informer's first delivery, as a new candidate's does.
+ * moment is when the informer <em>delivered</em> the change, never the times in the record: a
+ * member's term is timed from when its renewal was sent, which precedes the delivery, so the
+ * member's side of the lease always runs out first ({@code docs/design/sharding.md}, "Decisions").
+ * A new assigner term uses new {@code Members}: every clock then starts at its informer's first
+ * delivery, as a new candidate's does.
  *
  * <p>A member's Lease is the one named {@link ShardLabels#leaseName <ring>-<shardId>} whose
  * {@code sharding.operatorstarter.dev/shard} label names the member (the label stays when the Lease is

@@ -15,7 +15,7 @@ import java.util.function.IntSupplier;
 import java.util.stream.LongStream;
 
 /**
- * {@link ShardingMetrics} on Micrometer, with the Prometheus names of plan §4.3:
+ * {@link ShardingMetrics} on Micrometer, with these Prometheus names:
  * {@code controller_sharding_member_status{ring}}, {@code controller_sharding_drain_acks_total{ring,resource}},
  * {@code controller_sharding_objects{ring,controller}}, {@code controller_sharding_members{ring,state}},
  * {@code controller_sharding_assignments_total}, {@code controller_sharding_movements_total},

@@ -26,9 +26,9 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One replica's part in a ring (plan §3.1): its membership (a Lease of its own, campaigned for on
- * the replica's own terms), the assigner it runs while it leads the operator's leader election, and
- * what its sharded controllers need: informer scopes narrowed to its share ({@link #narrow}) and the
+ * One replica's part in a ring: its membership (a Lease of its own, campaigned for on the replica's
+ * own terms), the assigner it runs while it leads the operator's leader election, and what its
+ * sharded controllers need: informer scopes narrowed to its share ({@link #narrow}) and the
  * decorator that acknowledges drains and waits for moved-in children ({@link #decorator}).
  *
  * <p>Usage, with the {@code Manager} (which calls the lifecycle methods): build it on the informer

@@ -6,12 +6,12 @@ import java.util.Map;
 import java.util.function.IntSupplier;
 
 /**
- * Receives what a ring's replicas do, for the {@code controller_sharding_*} metrics (plan §4.3): on
- * every replica, whether its member term is valid, the drains its shard acknowledged and how many
- * objects each sharded controller's primary cache holds; on the replica that assigns, how many
- * members are in each state, what it assigned, moved and asked to drain, how long handovers took,
- * and what waits. Label values are bounded: the ring, a resource's {@code plural[.group]} and a
- * controller's name, never a shard id or an object's name.
+ * Receives what a ring's replicas do, for the {@code controller_sharding_*} metrics: on every
+ * replica, whether its member term is valid, the drains its shard acknowledged and how many objects
+ * each sharded controller's primary cache holds; on the replica that assigns, how many members are
+ * in each state, what it assigned, moved and asked to drain, how long handovers took, and what
+ * waits. Label values are bounded: the ring, a resource's {@code plural[.group]} and a controller's
+ * name, never a shard id or an object's name.
  *
  * <p>Gauges are pushed: each call gives the current value, which holds until the next call. An
  * assigner whose leader term ends reports zero for its gauges, so on the other replicas (which do

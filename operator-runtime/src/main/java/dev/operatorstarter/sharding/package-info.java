@@ -16,8 +16,11 @@
  * informer scopes to the shard's token, registers each {@link dev.operatorstarter.sharding.ShardedResource}
  * with the assigner, decorates the controller (drain acknowledgements, the wait for moved-in
  * children), and reports a {@link dev.operatorstarter.sharding.RingStatus}; the manager runs its
- * lifecycle ({@code Manager.Builder.sharding}). Being built for issue 21; the plan is
- * {@code docs/design/sharding-plan.md}.
+ * lifecycle ({@code Manager.Builder.sharding}). The starter wires it when
+ * {@code operator.sharding.enabled} is true ({@code OperatorShardingAutoConfiguration}).
+ *
+ * <p>Using it: {@code docs/sharding.md}; why it is built this way, and why no object is reconciled
+ * by two replicas at once: {@code docs/design/sharding.md}.
  */
 @NullMarked
 package dev.operatorstarter.sharding;

@@ -12,7 +12,7 @@ import java.util.concurrent.locks.Condition;
  * credential expiry), and waiting until a monotonic deadline.
  *
  * <p>Components take it as an input ({@code options.timeSource()}); production code uses
- * {@link #system()}. Tests pass the fake of the {@code test-fixtures} artifact
+ * {@link #system()}. Tests pass the fake of the {@code operator-runtime-testing} artifact
  * ({@code dev.operatorstarter.testing.FakeTimeSource}), whose time moves only when the test says
  * so: waits on it end when the fake time passes their deadline, not when real time does.
  *

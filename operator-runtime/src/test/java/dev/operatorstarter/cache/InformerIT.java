@@ -287,7 +287,7 @@ class InformerIT {
         }
     }
 
-    /** The example of docs/informers.md, as it is printed there. */
+    /** The example of docs/informers/usage.md, as it is printed there. */
     @Test
     void theGuidesExample(TestNamespace testNamespace) throws Exception {
         String namespace = testNamespace.name();
@@ -296,7 +296,7 @@ class InformerIT {
         java.util.concurrent.BlockingQueue<String> queue = new java.util.concurrent.LinkedBlockingQueue<>();
         List<ConfigMap> web;
 
-        // --- begin example (docs/informers.md)
+        // --- begin example (docs/informers/usage.md)
         try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
             SharedIndexInformer<ConfigMap> configMaps = factory.informerFor(ConfigMap.class,
                     InformerScope.namespace(namespace));

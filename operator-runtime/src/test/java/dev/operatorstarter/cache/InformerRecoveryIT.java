@@ -157,13 +157,19 @@ class InformerRecoveryIT {
             Deletions handler) {
         Map<String, String> expected = configMaps.list(ListOptions.builder().labelSelector(LABEL).build()).items()
                 .stream().collect(Collectors.toMap(Keys::of, c -> c.getMetadata().getResourceVersion()));
+        List<String> deleted = IntStream.range(0, 10).mapToObj(i -> "cm-" + i).toList();
+        List<String> added = IntStream.range(0, 10).mapToObj(i -> "new-" + i).toList();
         await().atMost(WAIT).until(() -> InformerIT.cacheState(informer).equals(expected));
-        await().atMost(WAIT).until(() -> handler.present.keySet().equals(expected.keySet()));
+        // the handler notes an event in one map after another: an add's later add and a deletion's tombstone last
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(handler.present.keySet()).isEqualTo(expected.keySet());
+            assertThat(handler.tombstones.keySet()).containsAll(deleted);
+            assertThat(handler.laterAdds).containsAll(added);
+        });
         assertThat(handler.duplicates).as("no object delivered twice as an add").isEmpty();
         assertThat(handler.deletes).as("each deleted object deleted once")
                 .isEqualTo(IntStream.range(0, 10).boxed().collect(Collectors.toMap(i -> NAMESPACE + "/cm-" + i, i -> 1)));
-        assertThat(handler.laterAdds).containsExactlyInAnyOrderElementsOf(
-                IntStream.range(0, 10).mapToObj(i -> "new-" + i).toList());
+        assertThat(handler.laterAdds).containsExactlyInAnyOrderElementsOf(added);
     }
 
     @Test

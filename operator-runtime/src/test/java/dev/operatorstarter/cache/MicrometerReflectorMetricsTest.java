@@ -30,7 +30,13 @@ class MicrometerReflectorMetricsTest {
         OpenWatch<ConfigMap> watch = server.nextWatch();
         watch.emit(new WatchEvent.Added<>(configMap("a", "three", "11")));
         watch.emit(new WatchEvent.Bookmark<>("12", Map.of()));
-        await().until(() -> informer.lastSyncResourceVersion().equals("12") && informer.indexer().size() == 3);
+        // the gauge of the resourceVersion is set a moment after the informer reached that version
+        await().untilAsserted(() -> {
+            assertThat(informer.lastSyncResourceVersion()).isEqualTo("12");
+            assertThat(informer.indexer().size()).isEqualTo(3);
+            assertThat(registry.get("reflector.last.resource.version").tag("name", "configmaps/a").gauge().value())
+                    .isEqualTo(12);
+        });
 
         assertThat(registry.get("reflector.lists").tag("name", "configmaps/a").counter().count()).isEqualTo(1);
         assertThat(registry.get("reflector.list.duration").tag("name", "configmaps/a").timer().count()).isEqualTo(1);
@@ -38,8 +44,6 @@ class MicrometerReflectorMetricsTest {
         assertThat(registry.get("watch.events").tags("name", "configmaps/a", "type", "ADDED").counter().count())
                 .isEqualTo(1);
         assertThat(registry.get("watch.events").tags("type", "BOOKMARK").counter().count()).isEqualTo(1);
-        assertThat(registry.get("reflector.last.resource.version").tag("name", "configmaps/a").gauge().value())
-                .isEqualTo(12);
         assertThat(registry.get("informer.store.size").tag("name", "configmaps/a").gauge().value()).isEqualTo(3);
 
         watch.close();

@@ -382,7 +382,8 @@ class ReflectorTest {
         OpenWatch<ConfigMap> watch = server.nextWatch();
         watch.emit(new WatchEvent.Added<>(configMap("a", "poison", "13")));
         watch.emit(new WatchEvent.Added<>(configMap("a", "good", "14")));
-        await().until(() -> fifo.listKeys().contains("a/good"));
+        // the event reaches the FIFO a moment before the reflector records its version
+        await().until(() -> fifo.listKeys().contains("a/good") && reflector.lastSyncResourceVersion().equals("14"));
         assertThat(fifo.listKeys()).containsExactly("a/good");
         assertThat(reflector.lastSyncResourceVersion()).isEqualTo("14");
         assertThat(server.pendingWatches()).as("the watch was not reopened").isEmpty();
@@ -421,7 +422,8 @@ class ReflectorTest {
         stream.emit(new WatchEvent.Bookmark<>("7", Map.of("k8s.io/initial-events-end", "false")));
         stream.emit(new WatchEvent.Added<>(configMap("a", "two", "8")));
         stream.emit(new WatchEvent.Bookmark<>("9", Map.of("k8s.io/initial-events-end", "true")));
-        await().until(() -> fifo.listKeys().size() == 2);
+        // the initial events reach the FIFO a moment before the reflector records the bookmark's version
+        await().until(() -> fifo.listKeys().size() == 2 && reflector.lastSyncResourceVersion().equals("9"));
         assertThat(reflector.lastSyncResourceVersion()).isEqualTo("9");
         stream.close();
         OpenWatch<ConfigMap> next = server.nextWatch();

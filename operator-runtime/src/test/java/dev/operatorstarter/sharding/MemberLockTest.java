@@ -18,10 +18,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The taint rules of a member's lock (plan §2.2), driven as the elector drives a lock: read, then
- * create or update from what was read. The edge cases of client-go's {@code TestTryAcquireOrRenew}
- * (a Lease without a record, a released one, a renewal of one's own) are here as what the member
- * may or may not take for a taint.
+ * The taint rules of a member's lock ({@code docs/design/sharding.md}, "Decisions"), driven as the
+ * elector drives a lock: read, then create or update from what was read. The edge cases of
+ * client-go's {@code TestTryAcquireOrRenew} (a Lease without a record, a released one, a renewal of
+ * one's own) are here as what the member may or may not take for a taint.
  */
 class MemberLockTest {
 

@@ -17,8 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The assigner's judgement of members (plan §2.3) on its fake monotonic clock: from when a change of
- * a member's record was delivered, never from the times in the record.
+ * The assigner's judgement of members ({@code docs/design/sharding.md}, "Decisions") on its fake
+ * monotonic clock: from when a change of a member's record was delivered, never from the times in
+ * the record.
  */
 class MemberStatesTest {
 

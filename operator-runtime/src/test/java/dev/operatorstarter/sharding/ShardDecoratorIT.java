@@ -102,8 +102,9 @@ class ShardDecoratorIT {
 
         configMaps.patch("moving", PatchType.MERGE, Map.of("metadata", Map.of("labels", Map.of(LABELS.drain(), "true"))));
 
-        await().atMost(WAIT).until(() -> configMaps.get("moving").getMetadata().getLabels() == null
-                || !configMaps.get("moving").getMetadata().getLabels().containsKey(LABELS.token()));
+        // the decorator counts its acknowledgement once the server has answered it
+        await().atMost(WAIT).until(() -> (configMaps.get("moving").getMetadata().getLabels() == null
+                || !configMaps.get("moving").getMetadata().getLabels().containsKey(LABELS.token())) && acks.get() > 0);
         assertThat(configMaps.get("moving").getMetadata().getLabels()).doesNotContainKey(LABELS.drain());
         assertThat(acks).hasValue(1);
         configMaps.delete("deleted");

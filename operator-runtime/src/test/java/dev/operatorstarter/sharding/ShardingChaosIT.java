@@ -63,13 +63,14 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Sharding under faults, across JVMs (plan §5.1 and §5.2): a ring of {@link ShardProcess}es, each
- * in a JVM of its own with its own client, shards the ConfigMaps of a test namespace; the test
- * kills, pauses and stops them with signals, scales the ring, and (in the scenarios that start
- * with {@link ShardProcesses#routeThroughFaultProxies()}) hangs, refuses or cuts off one process's
+ * Sharding under faults, across JVMs ({@code docs/design/sharding.md}, "How it is proved"; the
+ * results: {@code docs/reliability/sharding.md}): a ring of {@link ShardProcess}es, each in a JVM
+ * of its own with its own client, shards the ConfigMaps of a test namespace; the test kills, pauses
+ * and stops them with signals, scales the ring, and (in the scenarios that start with
+ * {@link ShardProcesses#routeThroughFaultProxies()}) hangs, refuses or cuts off one process's
  * requests to the API server at its own {@link FaultProxy}. Every reconcile of every process is
- * recorded ({@link ReconcileLog}); after every trial no two processes' reconciles of one object
- * may share a moment, over the whole run so far.
+ * recorded ({@link ReconcileLog}); after every trial no two processes' reconciles of one object may
+ * share a moment, over the whole run so far.
  *
  * <p>Where each object belongs is the {@link HashRing}'s prediction over the live processes' ids,
  * computed here: every object must carry that token, have been reconciled last by that process,
@@ -342,8 +343,10 @@ class ShardingChaosIT {
             long calmAt = System.currentTimeMillis();
             assertThat(storm.matched()).as("requests of %s refused with 429", victim).isPositive();
 
-            // The design's either-or (plan §2.7): its renewal lands first and nothing moves, or the
-            // assigner's take does and the shard never reconciles again. Told apart by the Lease.
+            // The design's either-or (docs/design/sharding.md, "Decisions": the take is a
+            // compare-and-swap on the Lease version the assigner observed): its renewal lands first
+            // and nothing moves, or the assigner's take does and the shard never reconciles again.
+            // Told apart by the Lease.
             touch(held, "after-storm-" + trial.getAndIncrement());
             Lease after = awaitLeaseSettled(victim, calmAt);
             if (after.getSpec().getHolderIdentity().equals(victim)) {

@@ -611,7 +611,7 @@ class ChartTest {
                 "webhooks.certificates.mode", "generated", "replicaCount", 3));
 
         assertThat(chart.one("Deployment").at("/spec/replicas").asInt()).isEqualTo(3);
-        // every replica generates its CA and adds it to the bundles, keeping the others' (docs/webhooks.md)
+        // every replica generates its CA and adds it to the bundles, keeping the others' (docs/webhooks/server.md)
         assertThat(chart.environment()).containsEntry("OPERATOR_WEBHOOK_CAINJECTION_VALIDATINGWEBHOOKCONFIGURATIONS",
                         FULLNAME)
                 .containsKey("OPERATOR_WEBHOOK_CERTIFICATE_DNSNAMES").doesNotContainKey("OPERATOR_WEBHOOK_CERTIFICATE_CERTFILE")
@@ -688,7 +688,10 @@ class ChartTest {
         return java.util.stream.Stream.concat(first.stream(), second.stream()).toList();
     }
 
-    /** Prometheus names the runtime registers (DESIGN.md, Metrics; plan §4.3) and the JVM binders Boot adds. */
+    /**
+     * Prometheus names the runtime registers (DESIGN.md, Metrics; docs/metrics/meters.md) and the JVM
+     * binders Boot adds.
+     */
     private static final Set<String> EXPORTED = Set.of("controller_runtime_reconcile_total",
             "controller_runtime_reconcile_errors_total", "controller_runtime_terminal_reconcile_errors_total",
             "controller_runtime_reconcile_panics_total", "controller_runtime_reconcile_time_seconds",

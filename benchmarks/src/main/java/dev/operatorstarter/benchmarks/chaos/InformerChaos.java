@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Informers under faults, as repeated trials, ours beside the two Java peers: the driver of the
- * informer chaos runs ({@code docs/reliability.md}).
+ * informer chaos runs ({@code docs/reliability/informers.md}).
  *
  * <p>{@link #start} starts an API server of its own with the watch cache off (so a watch from a
  * compacted version gets 410 Gone at once, from etcd), and every subject in a JVM of its own

@@ -151,7 +151,11 @@ class OperatorLifecycleIT {
                 .web(WebApplicationType.NONE).run();
         try (ConfigurableApplicationContext second = application(WidgetOperatorApplication.class, connection, replica)
                 .web(WebApplicationType.NONE).run()) {
-            await().atMost(WAIT).until(() -> first.getBean(LeaderElector.class).isLeader());
+            // its controllers start on the term's own thread, a moment after it became the leader
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(first.getBean(LeaderElector.class).isLeader()).isTrue();
+                assertThat(first.getBean(OperatorStatus.class).controllers()).allMatch(c -> c.running());
+            });
             await().atMost(WAIT).until(() -> !second.getBean(LeaderElector.class).leader().isEmpty());
             assertThat(second.getBean(LeaderElector.class).isLeader()).isFalse();
             assertThat(second.getBean(OperatorStatus.class).controllers()).allMatch(c -> !c.running());

@@ -9,6 +9,7 @@ import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.client.rest.PatchType;
+import dev.operatorstarter.sharding.HashRing;
 import dev.operatorstarter.sharding.Sharding;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
@@ -96,8 +97,14 @@ class ShardedReconcilerIT {
             // every widget is given to one of the two (the first to join may have had them all, and let
             // the second's share go by drains), with its owned ConfigMap, and reconciled there
             String drain = first.getBean(Sharding.class).labels().drain();
+            // both hold widgets before the move is done (a widget assigned to the second while another still waits
+            // for its drain): the shares are settled once each widget is where the ring of the two puts it
+            HashRing hashRing = HashRing.of(shards, 100); // the starter's default of virtual nodes
             Map<String, TreeSet<String>> given = await().atMost(WAIT).until(() -> shares(widgets.list().items(),
-                    token, drain), shares -> shares.keySet().equals(shards)); // 2 of 2^24 rings leave one empty
+                    token, drain), shares -> shares.keySet().equals(shards) // 2 of 2^24 rings leave one empty
+                            && shares.entrySet().stream().allMatch(share -> share.getValue().stream().allMatch(name ->
+                                    hashRing.ownerOf(namespace.name() + "/" + name).orElseThrow()
+                                            .equals(share.getKey()))));
             await().atMost(WAIT).until(() -> widgets.list().items().stream().allMatch(widget ->
                     "Ready".equals(phase(widget))));
             for (Widget widget : widgets.list().items()) {

@@ -25,7 +25,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * for real: a whole application reconciles Widgets on the real API server with eight workers, and
  * each reconcile, blocking on the client from its virtual thread, writes down where it ran. The
  * build runs this on a Java 21+ JVM when it finds one (the java21 Failsafe execution, see
- * docs/testing.md); on Java 17 it skips.
+ * docs/testing/this-project.md); on Java 17 it skips.
  */
 @Tag("java21")
 @KubernetesTest(crds = "crds/widgets.yaml")

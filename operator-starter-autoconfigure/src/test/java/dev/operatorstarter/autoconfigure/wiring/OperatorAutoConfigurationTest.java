@@ -514,7 +514,7 @@ class OperatorAutoConfigurationTest {
     }
 
     @Test
-    @Tag("java21") // run on a Java 21+ JVM by the build when it finds one (docs/testing.md)
+    @Tag("java21") // run on a Java 21+ JVM by the build when it finds one (docs/testing/this-project.md)
     void workersRunOnVirtualThreadsWhenSpringAsksForThemOnJava21() {
         assumeThat(Runtime.version().feature()).as("virtual threads need Java 21").isGreaterThanOrEqualTo(21);
         runner().withPropertyValues("spring.threads.virtual.enabled=true", "operator.leader-election.enabled=false")

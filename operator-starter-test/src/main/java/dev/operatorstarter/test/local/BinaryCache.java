@@ -77,7 +77,11 @@ final class BinaryCache {
                 Files.createDirectories(root);
                 try (FileChannel channel = FileChannel.open(root.resolve(".lock-" + key), StandardOpenOption.CREATE,
                         StandardOpenOption.WRITE)) {
-                    FileLock lock = channel.lock();
+                    FileLock lock = channel.tryLock();
+                    if (lock == null) {
+                        log.info("Waiting for another process that builds {} into {}", key, root);
+                        lock = channel.lock();
+                    }
                     try {
                         return buildLocked(key, entry, files, builder);
                     } finally {

@@ -10,12 +10,15 @@ import java.util.concurrent.CountDownLatch;
  * for trying an operator against a real API server without a cluster.
  *
  * <pre>
- * usage: LocalApiServerMain [--kubeconfig FILE]
+ * usage: LocalApiServerMain [--kubeconfig FILE | --build-only]
  *   --kubeconfig FILE   also copy the admin kubeconfig to FILE (owner-only permissions)
+ *   --build-only        only make sure the binaries are in the cache (building what is missing), then exit
  * </pre>
  *
  * It prints the server URL with the start time, the kubeconfig path and the process ids, one per
- * line, then waits.
+ * line, then waits. With {@code --build-only} it prints where each binary is and exits: the
+ * README's first command runs it in the background at the start of the Maven build, so that Go
+ * compiles while Maven does.
  */
 public final class LocalApiServerMain {
 
@@ -24,15 +27,24 @@ public final class LocalApiServerMain {
 
     public static void main(String[] args) throws IOException, InterruptedException {
         Path copyTo = null;
+        boolean buildOnly = false;
         for (int i = 0; i < args.length; i++) {
             if ("--kubeconfig".equals(args[i]) && i + 1 < args.length) {
                 copyTo = Path.of(args[++i]);
+            } else if ("--build-only".equals(args[i])) {
+                buildOnly = true;
             } else {
-                System.err.println("usage: LocalApiServerMain [--kubeconfig FILE]");
+                System.err.println("usage: LocalApiServerMain [--kubeconfig FILE | --build-only]");
                 System.exit(2);
             }
         }
         long started = System.nanoTime();
+        if (buildOnly) {
+            LocalBinaries.Resolved binaries = new LocalBinaries(LocalApiServerOptions.defaults(), System.getenv()).resolve();
+            System.out.println("binaries: " + binaries.paths() + " (found or built in "
+                    + (System.nanoTime() - started) / 1_000_000 + " ms)");
+            return;
+        }
         LocalApiServer server = LocalApiServer.start(LocalApiServerOptions.defaults());
         long startMillis = (System.nanoTime() - started) / 1_000_000;
         Path kubeconfig = server.connection().kubeconfig();

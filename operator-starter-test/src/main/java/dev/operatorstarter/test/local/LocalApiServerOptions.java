@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param startTimeout how long etcd, kube-apiserver and kube-controller-manager together may take
  *     to become ready once the binaries exist; default 60 s
  * @param buildTimeout how long compiling one binary may take; default 45 min (a cold build of all
- *     three on 2 cores takes several minutes, see docs/testing.md)
+ *     three on 2 cores takes several minutes, see docs/testing/build-times.md)
  * @param binaryDirectory a folder holding {@code etcd} and {@code kube-apiserver}, and optionally
  *     {@code kube-controller-manager}, to use instead of building them; default: system property
  *     {@value #BINARY_DIR_PROPERTY}, else environment variable {@value #BINARY_DIR_ENV}, else

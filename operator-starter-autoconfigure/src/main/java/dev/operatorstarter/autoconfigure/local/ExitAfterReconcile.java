@@ -7,15 +7,19 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.event.ContextClosedEvent;
 
 /**
  * Ends a local run once the operator has shown that it works: when every controller has finished
@@ -24,8 +28,14 @@ import org.springframework.context.ConfigurableApplicationContext;
  * the log names each controller still waiting and what it is doing. A smoke check for a build,
  * switched on by {@value #PROPERTY}; the deadline, {@value #DEADLINE_PROPERTY}, counts from the
  * moment the application is ready.
+ *
+ * <p>The check runs on a thread that is not a daemon, and it closes the application before it ends
+ * the process: a launcher that waits for an application's threads before it tears down (Maven's
+ * {@code exec:java}, which the README's first command uses) keeps waiting until the exit, instead of
+ * unloading classes under a context that is still closing. When the application is closed by
+ * anything else, the check stops and the process is left to end as it would.
  */
-final class ExitAfterReconcile implements ApplicationListener<ApplicationReadyEvent> {
+final class ExitAfterReconcile implements ApplicationListener<ApplicationEvent> {
 
     /** When true, the run ends after the first reconcile of every controller; default false. */
     static final String PROPERTY = "operator.local.exit-after-reconcile";
@@ -41,6 +51,8 @@ final class ExitAfterReconcile implements ApplicationListener<ApplicationReadyEv
     private final Supplier<Manager> manager;
     private final Duration deadline;
     private final IntConsumer exit;
+    private final AtomicBoolean exiting = new AtomicBoolean();
+    private volatile @Nullable ScheduledExecutorService poller;
 
     /**
      * @param manager the operator's manager, looked up once the application is ready
@@ -56,36 +68,49 @@ final class ExitAfterReconcile implements ApplicationListener<ApplicationReadyEv
     }
 
     @Override
-    public void onApplicationEvent(ApplicationReadyEvent event) {
-        ConfigurableApplicationContext context = event.getApplicationContext();
+    public void onApplicationEvent(ApplicationEvent event) {
+        if (event instanceof ApplicationReadyEvent ready) {
+            start(ready.getApplicationContext());
+        } else if (event instanceof ContextClosedEvent && !exiting.get()) {
+            ScheduledExecutorService running = poller;
+            if (running != null) {
+                running.shutdownNow(); // closed by someone else: nothing to decide any more
+            }
+        }
+    }
+
+    private void start(ConfigurableApplicationContext context) {
         Manager operator = manager.get();
         long until = System.nanoTime() + deadline.toNanos();
-        ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "local-exit-after-reconcile");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(
+                runnable -> new Thread(runnable, "local-exit-after-reconcile"));
+        poller = checks;
         log.info("{}=true: the run ends once every controller has reconciled without failing, or fails after {}",
                 PROPERTY, deadline);
-        poller.scheduleWithFixedDelay(() -> {
+        checks.scheduleWithFixedDelay(() -> {
             List<ControllerStatus> controllers = operator.controllers();
             List<ControllerStatus> waiting = controllers.stream()
                     .filter(controller -> controller.reconciles() - controller.failedReconciles() < 1).toList();
             if (controllers.isEmpty() || !waiting.isEmpty() && System.nanoTime() - until >= 0) {
-                poller.shutdown();
                 log.error("No successful reconcile within {} ({}): {}", deadline, DEADLINE_PROPERTY,
                         controllers.isEmpty() ? "the operator runs no controller (no @Reconciler bean?)"
                                 : waiting.stream().map(ExitAfterReconcile::describe).collect(Collectors.joining("; ")));
-                exit.accept(SpringApplication.exit(context, () -> 1));
+                end(context, checks, 1);
             } else if (waiting.isEmpty()) {
-                poller.shutdown();
                 log.info("Every controller reconciled ({}); stopping as {} asks", controllers.stream()
                         .map(controller -> controller.name() + ": " + controller.reconciles() + " reconciles, "
                                 + controller.failedReconciles() + " failed")
                         .collect(Collectors.joining("; ")), PROPERTY);
-                exit.accept(SpringApplication.exit(context, () -> 0));
+                end(context, checks, 0);
             }
         }, 0, POLL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Closes the application on this thread, then ends the process with {@code status}. */
+    private void end(ConfigurableApplicationContext context, ScheduledExecutorService checks, int status) {
+        exiting.set(true);
+        checks.shutdown();
+        exit.accept(SpringApplication.exit(context, () -> status));
     }
 
     /** What a controller that has not reconciled is doing, for the failure's message. */

@@ -28,7 +28,7 @@ import org.springframework.context.annotation.Bean;
  * has reconciled without failing, and with status 1, naming the controller that waits, when the
  * deadline passes first. The process exit is recorded here instead of taken.
  */
-@KubernetesTest
+@KubernetesTest(crds = "crds/widgets.yaml")
 @ExtendWith(OutputCaptureExtension.class)
 class ExitAfterReconcileIT {
 

@@ -98,18 +98,21 @@ final class GoToolchain {
             builder.environment().putAll(ENVIRONMENT);
             long started = System.nanoTime();
             Process process = builder.start();
-            try {
-                if (!process.waitFor(buildTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                    process.descendants().forEach(ProcessHandle::destroyForcibly);
-                    process.destroyForcibly();
-                    throw new ClusterStartException("go build of " + binary.fileName() + " did not finish within "
-                            + buildTimeout + "; last lines of " + buildLog + ":\n" + LogTail.of(buildLog, 30));
-                }
-            } catch (InterruptedException e) {
+            // A JVM that exits mid-build (a local run that ended, Ctrl-C) takes the build with it: no
+            // compiler outlives it, and the entry's .partial folder is cleared by the next build.
+            Thread stopBuild = new Thread(() -> {
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
                 process.destroyForcibly();
-                Thread.currentThread().interrupt();
-                throw new ClusterStartException("interrupted while building " + binary.fileName(), e);
+            }, "stop-go-build-" + binary.fileName());
+            Runtime.getRuntime().addShutdownHook(stopBuild);
+            try {
+                awaitBuild(process, binary, buildLog);
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(stopBuild);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs or has run
+                }
             }
             if (process.exitValue() != 0) {
                 throw new ClusterStartException("go build of " + binary.fileName() + " failed with exit code "
@@ -118,5 +121,22 @@ final class GoToolchain {
             log.info("Built {} in {} s", binary.fileName(), Duration.ofNanos(System.nanoTime() - started).toSeconds());
         }
         Folders.deleteRecursively(sources);
+    }
+
+    /** Waits for {@code process} within the build timeout; kills it on timeout or interrupt. */
+    private void awaitBuild(Process process, Binary binary, Path buildLog) {
+        try {
+            if (!process.waitFor(buildTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                throw new ClusterStartException("go build of " + binary.fileName() + " did not finish within "
+                        + buildTimeout + "; last lines of " + buildLog + ":\n" + LogTail.of(buildLog, 30));
+            }
+        } catch (InterruptedException e) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new ClusterStartException("interrupted while building " + binary.fileName(), e);
+        }
     }
 }

@@ -3,6 +3,9 @@ package dev.operatorstarter.test.local;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -10,9 +13,10 @@ import java.util.concurrent.CountDownLatch;
  * for trying an operator against a real API server without a cluster.
  *
  * <pre>
- * usage: LocalApiServerMain [--kubeconfig FILE | --build-only]
+ * usage: LocalApiServerMain [--kubeconfig FILE | --build-only[=BINARY,...]]
  *   --kubeconfig FILE   also copy the admin kubeconfig to FILE (owner-only permissions)
- *   --build-only        only make sure the binaries are in the cache (building what is missing), then exit
+ *   --build-only        only make sure the binaries are in the cache (building what is missing), then exit;
+ *                       all three servers, or those named: etcd, kube-apiserver, kube-controller-manager
  * </pre>
  *
  * It prints the server URL with the start time, the kubeconfig path and the process ids, one per
@@ -27,21 +31,32 @@ public final class LocalApiServerMain {
 
     public static void main(String[] args) throws IOException, InterruptedException {
         Path copyTo = null;
-        boolean buildOnly = false;
+        List<Binary> buildOnly = null;
+        List<Binary> servers = List.of(Binary.ETCD, Binary.KUBE_APISERVER, Binary.KUBE_CONTROLLER_MANAGER);
         for (int i = 0; i < args.length; i++) {
             if ("--kubeconfig".equals(args[i]) && i + 1 < args.length) {
                 copyTo = Path.of(args[++i]);
             } else if ("--build-only".equals(args[i])) {
-                buildOnly = true;
+                buildOnly = servers;
+            } else if (args[i].startsWith("--build-only=")) {
+                buildOnly = new ArrayList<>();
+                for (String name : args[i].substring("--build-only=".length()).split(",")) {
+                    Binary binary = servers.stream().filter(server -> server.fileName().equals(name.strip()))
+                            .findFirst().orElse(null);
+                    if (binary == null) {
+                        usage("no server binary named '" + name + "'");
+                    }
+                    buildOnly.add(binary);
+                }
             } else {
-                System.err.println("usage: LocalApiServerMain [--kubeconfig FILE | --build-only]");
-                System.exit(2);
+                usage("unknown argument '" + args[i] + "'");
             }
         }
         long started = System.nanoTime();
-        if (buildOnly) {
-            LocalBinaries.Resolved binaries = new LocalBinaries(LocalApiServerOptions.defaults(), System.getenv()).resolve();
-            System.out.println("binaries: " + binaries.paths() + " (found or built in "
+        if (buildOnly != null) {
+            Map<Binary, Path> binaries = new LocalBinaries(LocalApiServerOptions.defaults(), System.getenv())
+                    .prebuild(buildOnly);
+            System.out.println("binaries: " + binaries + " (found or built in "
                     + (System.nanoTime() - started) / 1_000_000 + " ms)");
             return;
         }
@@ -63,5 +78,10 @@ public final class LocalApiServerMain {
             stopped.countDown();
         }, "local-apiserver-main-stop"));
         stopped.await();
+    }
+
+    private static void usage(String problem) {
+        System.err.println(problem + "\nusage: LocalApiServerMain [--kubeconfig FILE | --build-only[=BINARY,...]]");
+        System.exit(2);
     }
 }

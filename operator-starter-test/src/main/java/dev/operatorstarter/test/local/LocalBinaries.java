@@ -144,6 +144,29 @@ final class LocalBinaries {
         return new Resolved(paths, kubernetesVersion(), etcdVersion(), pending);
     }
 
+    /**
+     * Makes sure the given server binaries are in the cache, building what is missing (etcd beside
+     * kube-apiserver, kube-controller-manager after kube-apiserver when both are asked for), and
+     * returns their paths. A user's binary folder is not looked at.
+     */
+    Map<Binary, Path> prebuild(List<Binary> binaries) {
+        CompletableFuture<Path> apiserver = binaries.contains(Binary.KUBE_APISERVER)
+                ? inBackground(Binary.KUBE_APISERVER, CompletableFuture.completedFuture(null)) : null;
+        Map<Binary, CompletableFuture<Path>> builds = new EnumMap<>(Binary.class);
+        for (Binary binary : binaries) {
+            builds.put(binary, switch (binary) {
+                case KUBE_APISERVER -> apiserver;
+                case KUBE_CONTROLLER_MANAGER -> inBackground(binary, apiserver != null ? apiserver
+                        : CompletableFuture.completedFuture(null));
+                case ETCD -> inBackground(binary, CompletableFuture.completedFuture(null));
+                case SUPERVISOR -> throw new IllegalArgumentException("the supervisor is built with the server");
+            });
+        }
+        Map<Binary, Path> paths = new EnumMap<>(Binary.class);
+        builds.forEach((binary, build) -> paths.put(binary, join(build)));
+        return paths;
+    }
+
     /** {@code binary}'s path, from the cache or built there on a thread of its own once {@code after} is done. */
     private CompletableFuture<Path> inBackground(Binary binary, CompletableFuture<?> after) {
         List<String> file = List.of(binary.fileName());

@@ -140,20 +140,17 @@ class BinaryCacheTest {
     @Test
     void twoEntriesBuildSideBySideAndNeitherRemovesTheOthersPartialFolder() throws Exception {
         CountDownLatch bothBuilding = new CountDownLatch(2);
+        CountDownLatch bothChecked = new CountDownLatch(2);
         List<Path> partials = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Boolean> sawBoth = new java.util.concurrent.CopyOnWriteArrayList<>();
         BinaryCache.Builder waitsForTheOther = output -> {
             partials.add(output);
             builder.build(output);
             bothBuilding.countDown();
-            try {
-                if (!bothBuilding.await(30, TimeUnit.SECONDS)) {
-                    throw new IOException("the other entry's build did not run beside this one");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-            }
-            assertThat(partials).as("both partial folders are there while both build").allMatch(Files::isDirectory);
+            awaitOrFail(bothBuilding, "the other entry's build did not run beside this one");
+            sawBoth.add(partials.size() == 2 && partials.stream().allMatch(Files::isDirectory));
+            bothChecked.countDown();
+            awaitOrFail(bothChecked, "the other build did not check");
         };
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
@@ -166,6 +163,18 @@ class BinaryCacheTest {
             pool.shutdownNow();
         }
         assertThat(builds).hasValue(2);
+        assertThat(sawBoth).as("each build saw both partial folders while both built").containsExactly(true, true);
+    }
+
+    private static void awaitOrFail(CountDownLatch latch, String failure) throws IOException {
+        try {
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new IOException(failure);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
     }
 
     @Test

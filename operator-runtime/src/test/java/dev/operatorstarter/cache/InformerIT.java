@@ -325,7 +325,8 @@ class InformerIT {
         // --- end example
 
         assertThat(web).extracting(c -> c.getMetadata().getName()).containsExactly("front");
-        assertThat(queue).contains(namespace + "/front");
+        // the cache syncs before each handler's own thread has been told of every object
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(queue).contains(namespace + "/front"));
     }
 
     @Test

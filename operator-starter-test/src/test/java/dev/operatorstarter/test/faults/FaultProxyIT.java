@@ -84,9 +84,12 @@ class FaultProxyIT {
         try (FaultProxy proxy = FaultProxy.start(cluster)) {
             Injection hang = proxy.inject(configMaps(namespace), Fault.hang());
 
-            assertThatThrownBy(() -> client(proxy.connection()).send(request(proxy, selected(namespace))
-                    .timeout(Duration.ofMillis(300)).build(), HttpResponse.BodyHandlers.ofString()))
-                    .isInstanceOf(HttpTimeoutException.class);
+            // a timeout long enough for the request to reach the proxy on a loaded machine, so that it is
+            // held when the client gives up
+            CompletableFuture<HttpResponse<String>> timedOut = client(proxy.connection()).sendAsync(request(proxy,
+                    selected(namespace)).timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
+            Eventually.await("the first list to be held", WAIT, () -> hang.held() == 1);
+            assertThatThrownBy(() -> timedOut.get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(HttpTimeoutException.class);
             CompletableFuture<HttpResponse<String>> held = client(proxy.connection())
                     .sendAsync(request(proxy, selected(namespace)).build(), HttpResponse.BodyHandlers.ofString());
             Eventually.await("the second list to be held", WAIT, () -> hang.held() == 2);
@@ -168,6 +171,8 @@ class FaultProxyIT {
             assertThatThrownBy(() -> client(proxy.connection()).send(request(proxy, selected(namespace))
                     .timeout(Duration.ofMillis(300)).build(), HttpResponse.BodyHandlers.ofString()))
                     .isInstanceOf(HttpTimeoutException.class);
+            // the proxy's accept may trail the client's connect on a loaded machine
+            Eventually.await("the connection to be accepted", WAIT, () -> proxy.openConnections() == 1);
             assertThat(proxy.openConnections()).as("accepted, never closed").isEqualTo(1);
             proxy.halfOpen(false);
             assertThat(send(proxy, selected(namespace)).statusCode()).isEqualTo(200);

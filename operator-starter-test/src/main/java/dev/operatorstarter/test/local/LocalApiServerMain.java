@@ -1,6 +1,9 @@
 package dev.operatorstarter.test.local;
 
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -13,10 +16,11 @@ import java.util.concurrent.CountDownLatch;
  * for trying an operator against a real API server without a cluster.
  *
  * <pre>
- * usage: LocalApiServerMain [--kubeconfig FILE | --build-only[=BINARY,...]]
+ * usage: LocalApiServerMain [--kubeconfig FILE | --build-only[=BINARY,...]] [--output FILE]
  *   --kubeconfig FILE   also copy the admin kubeconfig to FILE (owner-only permissions)
  *   --build-only        only make sure the binaries are in the cache (building what is missing), then exit;
  *                       all three servers, or those named: etcd, kube-apiserver, kube-controller-manager
+ *   --output FILE       write what it prints and logs to FILE instead of the console
  * </pre>
  *
  * It prints the server URL with the start time, the kubeconfig path and the process ids, one per
@@ -38,6 +42,13 @@ public final class LocalApiServerMain {
                 copyTo = Path.of(args[++i]);
             } else if ("--build-only".equals(args[i])) {
                 buildOnly = servers;
+            } else if ("--output".equals(args[i]) && i + 1 < args.length) {
+                // before the first log line: the console appender writes to whatever System.out is then
+                Path output = Path.of(args[++i]);
+                Files.createDirectories(output.toAbsolutePath().getParent());
+                PrintStream file = new PrintStream(Files.newOutputStream(output), true, StandardCharsets.UTF_8);
+                System.setOut(file);
+                System.setErr(file);
             } else if (args[i].startsWith("--build-only=")) {
                 buildOnly = new ArrayList<>();
                 for (String name : args[i].substring("--build-only=".length()).split(",")) {
@@ -81,7 +92,8 @@ public final class LocalApiServerMain {
     }
 
     private static void usage(String problem) {
-        System.err.println(problem + "\nusage: LocalApiServerMain [--kubeconfig FILE | --build-only[=BINARY,...]]");
+        System.err.println(problem + "\nusage: LocalApiServerMain [--kubeconfig FILE | --build-only[=BINARY,...]] "
+                + "[--output FILE]");
         System.exit(2);
     }
 }

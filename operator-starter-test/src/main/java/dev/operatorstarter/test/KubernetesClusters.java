@@ -69,6 +69,12 @@ public final class KubernetesClusters {
         return start(LocalApiServerOptions.defaults());
     }
 
+    /** The backend {@link #start()} would choose now: the explicit choice, else K3s if Docker answers, else local. */
+    public static ClusterBackend selectedBackend() {
+        String explicit = ClusterBackend.explicitChoice(System.getenv());
+        return ClusterBackend.select(explicit, explicit == null && testcontainersPresent() && K3sSupport.dockerAvailable());
+    }
+
     /** As {@link #start()}, with {@code localOptions} for the local backend. */
     static KubernetesCluster start(LocalApiServerOptions localOptions) {
         Map<String, String> environment = System.getenv();

@@ -1,5 +1,7 @@
 package dev.operatorstarter.test.local;
 
+import dev.operatorstarter.test.ClusterBackend;
+import dev.operatorstarter.test.KubernetesClusters;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -65,8 +67,14 @@ public final class LocalApiServerMain {
         }
         long started = System.nanoTime();
         if (buildOnly != null) {
-            Map<Binary, Path> binaries = new LocalBinaries(LocalApiServerOptions.defaults(), System.getenv())
-                    .prebuild(buildOnly);
+            LocalApiServerOptions options = LocalApiServerOptions.defaults();
+            ClusterBackend backend = KubernetesClusters.selectedBackend();
+            if (backend != ClusterBackend.LOCAL || options.binaryDirectory() != null) {
+                System.out.println("nothing to build: " + (backend != ClusterBackend.LOCAL
+                        ? "the " + backend + " backend is selected" : "the binaries come from " + options.binaryDirectory()));
+                return;
+            }
+            Map<Binary, Path> binaries = new LocalBinaries(options, System.getenv()).prebuild(buildOnly);
             System.out.println("binaries: " + binaries + " (found or built in "
                     + (System.nanoTime() - started) / 1_000_000 + " ms)");
             return;

@@ -2,6 +2,7 @@ package dev.operatorstarter.controller;
 
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.PatchType;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
@@ -16,7 +17,9 @@ import java.util.function.Supplier;
  * first reconcile of an object, and on deletion runs the {@link Cleaner} and then removes the
  * finalizer. Finalizer changes are merge patches that carry the object's resourceVersion, so a
  * concurrent change makes them fail with a conflict (retried) instead of overwriting another
- * controller's finalizer.
+ * controller's finalizer. The cleaner may run more than once for one deletion (a reconcile on a
+ * cache that has not seen the finalizer go); removing the finalizer of an object that is already
+ * gone is not an error.
  */
 final class FinalizingHandler<T extends HasMetadata> implements ReconcileHandler<T> {
 
@@ -46,7 +49,12 @@ final class FinalizingHandler<T extends HasMetadata> implements ReconcileHandler
         if (Finalizers.isBeingDeleted(object)) {
             if (Finalizers.has(object, finalizer)) {
                 cleaner.cleanup(object);
-                writeFinalizers(request, object, without(object));
+                try {
+                    writeFinalizers(request, object, without(object));
+                } catch (ApiException.NotFound gone) {
+                    // an earlier reconcile let it go and the cache had not caught up: gone is what removing
+                    // the finalizer was for (client.IgnoreNotFound in controller-runtime's terms)
+                }
             }
             return ReconcileResult.done();
         }

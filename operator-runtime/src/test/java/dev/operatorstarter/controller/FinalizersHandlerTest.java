@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.operatorstarter.cache.Indexer;
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.rest.ApiException;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +64,28 @@ class FinalizersHandlerTest {
         assertThat(calls).containsExactly("cleanup a");
         assertThat(patches).containsExactly(Map.of("metadata", Map.of("resourceVersion", "7", "finalizers",
                 List.of("other.io/keep"))));
+    }
+
+    @Test
+    void removingTheFinalizerOfAnObjectAlreadyGoneIsNotAnError() throws Exception {
+        cache.add(configMap("a", true, FINALIZER)); // the cache has not seen the first removal yet
+        ReconcileHandler<ConfigMap> gone = Finalizers.handler(FINALIZER, request -> ReconcileResult.done(),
+                object -> calls.add("cleanup " + object.getMetadata().getName()), Lister.of(cache), () -> answering(
+                        ApiException.fromStatus(new StatusBuilder().withCode(404).withReason("NotFound").build(),
+                                "PATCH configmaps/a")));
+
+        assertThat(gone.reconcile(new ReconcileRequest("ns", "a"))).isEqualTo(ReconcileResult.done());
+        assertThat(calls).containsExactly("cleanup a");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ResourceClient<ConfigMap> answering(ApiException failure) {
+        return (ResourceClient<ConfigMap>) Proxy.newProxyInstance(ResourceClient.class.getClassLoader(),
+                new Class<?>[] {ResourceClient.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "inNamespace" -> proxy;
+                    case "patch" -> throw failure;
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
     }
 
     @Test

@@ -115,10 +115,19 @@ schema checks a given ringName; a fullname that is no DNS label (fullnameOverrid
 {{- end }}
 
 {{/*
-The namespaces the operator watches, without duplicates; empty for all namespaces.
+The namespaces the operator watches, comma-separated, without duplicates: watchNamespaces, or the
+release namespace when that is empty; empty only with watchAllNamespaces (all namespaces).
 */}}
 {{- define "sample-operator.watchNamespaces" -}}
+{{- if .Values.watchAllNamespaces }}
+{{- if .Values.watchNamespaces }}
+{{- fail "watchAllNamespaces and watchNamespaces exclude each other: set one of them" }}
+{{- end }}
+{{- else if .Values.watchNamespaces }}
 {{- .Values.watchNamespaces | uniq | join "," }}
+{{- else }}
+{{- .Release.Namespace }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -326,7 +335,8 @@ The rules of the admission webhooks: StaticSite CREATE and UPDATE, in the storag
 
 {{/*
 The fields every admission webhook of the chart shares, after its name and path: the Service, the
-policy and timeout from the values, and a namespaceSelector limited to watchNamespaces when set.
+policy and timeout from the values, and a namespaceSelector limited to the watched namespaces
+(none with watchAllNamespaces).
 */}}
 {{- define "sample-operator.webhookCommon" -}}
 admissionReviewVersions:
@@ -342,13 +352,13 @@ rules:
 matchConditions:
   - name: not-the-operator
     expression: "request.userInfo.username != 'system:serviceaccount:{{ .Release.Namespace }}:{{ include "sample-operator.serviceAccountName" . }}'"
-{{- with .Values.watchNamespaces }}
+{{- with include "sample-operator.watchNamespaces" . }}
 namespaceSelector:
   matchExpressions:
     - key: kubernetes.io/metadata.name
       operator: In
       values:
-        {{- toYaml (uniq .) | nindent 8 }}
+        {{- toYaml (splitList "," .) | nindent 8 }}
 {{- end }}
 {{- end }}
 

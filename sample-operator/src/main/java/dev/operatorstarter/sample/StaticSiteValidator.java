@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -107,11 +106,11 @@ public class StaticSiteValidator implements ValidatingHandler<StaticSite> {
         if (taken + wanted <= budget) {
             return AdmissionVerdict.allow();
         }
-        String who = others.isEmpty() ? "" : " (" + others.stream()
-                .map(other -> other.getMetadata().getName() + ": " + other.getSpec().replicas())
-                .collect(Collectors.joining(", ")) + ")";
+        // Counts only, never the other sites' names: the webhook port answers any caller in the
+        // cluster, and a forged review must not list what a namespace holds.
         return AdmissionVerdict.deny("the StaticSites of namespace " + namespace + " may ask for "
-                + budget + " web-server replicas together; the others ask for " + taken + who
+                + budget + " web-server replicas together; the " + others.size()
+                + (others.size() == 1 ? " other asks" : " others ask") + " for " + taken
                 + ", so this one may have at most " + Math.max(0, budget - taken) + ", not " + wanted
                 + " (sample.max-replicas-per-namespace)");
     }

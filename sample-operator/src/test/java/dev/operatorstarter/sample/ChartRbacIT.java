@@ -27,7 +27,6 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.micrometer.core.instrument.Counter;
@@ -85,11 +84,9 @@ class ChartRbacIT {
     /**
      * Sharding on, with the short lease of the starter's sharding tests (a member is judged within
      * seconds) and an orphan TTL of 2 s instead of a minute, set through {@code extraEnv} as an
-     * operator would set it.
-     */
-    /**
-     * Sharding with short lease timings, watching the test's namespace only: cluster-wide, the shards
-     * would also take the sites other cases left behind under RBAC they broke on purpose (a
+     * operator would set it, watching the test's namespace (also the chart's default,
+     * the release namespace, named here so that no later default can widen it): cluster-wide, the
+     * shards would also take the sites other cases left behind under RBAC they broke on purpose (a
      * "refused" site's status patch failed in a full build), and count those errors as theirs.
      */
     private static Map<String, Object> sharded(TestNamespace namespace) {
@@ -161,7 +158,7 @@ class ChartRbacIT {
             ClusterConnection connection, TestNamespace namespace, @TempDir Path folder) throws Exception {
         String release = install(connection, namespace, Map.of());
         String fullname = release + "-" + CHART;
-        removeFromClusterRole(fullname, rule -> rule.getResources().contains("deployments"));
+        removeFromRole(namespace.name(), fullname + "-reconcile", rule -> rule.getResources().contains("deployments"));
 
         // The 403 arrives at once; the start still waits out the sync timeout, as RBAC may be granted late.
         Throwable failure = catchThrowable(() -> run(connection, namespace, folder, fullname, Duration.ofSeconds(5)));
@@ -178,7 +175,8 @@ class ChartRbacIT {
             TestNamespace namespace, @TempDir Path folder, CapturedOutput output) throws Exception {
         String release = install(connection, namespace, Map.of());
         String fullname = release + "-" + CHART;
-        removeFromClusterRole(fullname, rule -> rule.getResources().contains("staticsites/status"));
+        removeFromRole(namespace.name(), fullname + "-reconcile",
+                rule -> rule.getResources().contains("staticsites/status"));
         run(connection, namespace, folder, fullname, SYNC);
 
         admin.resources(StaticSite.class).inNamespace(namespace.name())
@@ -243,7 +241,7 @@ class ChartRbacIT {
         String other = shards.stream().filter(shard -> !shard.equals(holder)).findFirst().orElseThrow();
         AdmissionVerdict crowded = byShard.get(other).getBean(StaticSiteValidator.class)
                 .validate(StaticSiteValidatorTest.creating(namespace.name(), "crowded", 20));
-        assertThat(crowded.message()).contains("(charted: 1)");
+        assertThat(crowded.message()).contains("the 1 other asks for 1,");
 
         sites.delete("charted");
         await().atMost(WAIT).until(() -> sites.find("charted").isEmpty());
@@ -284,12 +282,6 @@ class ChartRbacIT {
         all.put("webhooks.enabled", false);
         cleanUp.push(Chart.install(Chart.DIRECTORY, connection, namespace.name(), release, all));
         return release;
-    }
-
-    /** Takes the rule {@code which} selects out of the installed ClusterRole, as an administrator would. */
-    private static void removeFromClusterRole(String name, Predicate<PolicyRule> which) {
-        ResourceClient<ClusterRole> roles = admin.rbacV1().clusterRoles();
-        roles.update(withoutOne(roles.get(name), ClusterRole::getRules, which));
     }
 
     /** Takes the rule {@code which} selects out of the installed Role, as an administrator would. */

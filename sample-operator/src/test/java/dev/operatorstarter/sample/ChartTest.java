@@ -65,29 +65,50 @@ class ChartTest {
     }
 
     @Test
-    void byDefaultTheOperatorMayDoExactlyWhatItUsesClusterWideAndNoMore() {
+    void byDefaultTheOperatorReconcilesInTheReleaseNamespaceOnlyAndMayDoNothingThereItDoesNotUse() {
         Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of());
 
-        JsonNode clusterRole = named(chart.all("ClusterRole"), FULLNAME);
-        assertThat(Chart.permissions(clusterRole)).containsExactlyElementsOf(OPERATOR_PERMISSIONS);
         assertThat(chart.all("ClusterRole")).extracting(role -> role.at("/metadata/name").asString())
-                .as("and the CA injection's, tested below").containsExactlyInAnyOrder(FULLNAME, FULLNAME + "-ca-injection");
-        JsonNode binding = named(chart.all("ClusterRoleBinding"), FULLNAME);
-        assertThat(binding.at("/roleRef/name").asString()).isEqualTo(clusterRole.at("/metadata/name").asString());
-        assertBoundToTheServiceAccount(chart, binding);
+                .as("only the CA injection's, by resource name (tested below)").containsExactly(FULLNAME + "-ca-injection");
+        JsonNode reconcile = named(chart.all("Role"), FULLNAME + "-reconcile");
+        assertThat(reconcile.at("/metadata/namespace").asString()).isEqualTo(NAMESPACE);
+        assertThat(Chart.permissions(reconcile)).containsExactlyElementsOf(OPERATOR_PERMISSIONS);
+        assertBoundToTheServiceAccount(chart, named(chart.all("RoleBinding"), FULLNAME + "-reconcile"));
 
-        JsonNode role = chart.one("Role");
+        JsonNode role = named(chart.all("Role"), FULLNAME);
         assertThat(role.at("/metadata/namespace").asString()).isEqualTo(NAMESPACE);
         assertThat(Chart.permissions(role)).as("no Lease rules while leader election is off")
                 .containsExactlyElementsOf(INDEX_PERMISSIONS);
-        assertBoundToTheServiceAccount(chart, chart.one("RoleBinding"));
+        assertBoundToTheServiceAccount(chart, named(chart.all("RoleBinding"), FULLNAME));
         assertThat(chart.environment()).containsEntry("SAMPLE_SITEINDEX_NAME", FULLNAME + "-sites")
                 .containsEntry("SAMPLE_SITEINDEX_NAMESPACE", "fieldRef:metadata.namespace")
-                .doesNotContainKey("OPERATOR_INFORMERS_NAMESPACES");
+                .containsEntry("OPERATOR_INFORMERS_NAMESPACES", NAMESPACE);
         for (JsonNode anyRole : concat(chart.all("ClusterRole"), chart.all("Role"))) {
             assertThat(Chart.permissions(anyRole)).noneMatch(p -> p.contains("*") || p.endsWith(":delete")
                     || p.contains("/secrets:"));
         }
+        for (JsonNode clusterRole : chart.all("ClusterRole")) {
+            assertThat(Chart.permissions(clusterRole)).as("cluster-wide, only named objects")
+                    .allMatch(permission -> permission.contains("@"));
+        }
+    }
+
+    @Test
+    void watchingAllNamespacesIsAChoiceThatGrantsTheReconcileRulesClusterWide() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("watchAllNamespaces", true));
+
+        JsonNode clusterRole = named(chart.all("ClusterRole"), FULLNAME);
+        assertThat(Chart.permissions(clusterRole)).containsExactlyElementsOf(OPERATOR_PERMISSIONS);
+        JsonNode binding = named(chart.all("ClusterRoleBinding"), FULLNAME);
+        assertThat(binding.at("/roleRef/name").asString()).isEqualTo(FULLNAME);
+        assertBoundToTheServiceAccount(chart, binding);
+        assertThat(chart.all("Role")).extracting(role -> role.at("/metadata/name").asString()).containsExactly(FULLNAME);
+        assertThat(chart.environment()).doesNotContainKey("OPERATOR_INFORMERS_NAMESPACES");
+        assertThat(chart.one("ValidatingWebhookConfiguration").at("/webhooks/0/namespaceSelector").isMissingNode())
+                .isTrue();
+
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("watchAllNamespaces", true,
+                "watchNamespaces[0]", "team-a"))).hasMessageContaining("watchAllNamespaces and watchNamespaces exclude each other");
     }
 
     @Test
@@ -98,7 +119,7 @@ class ChartTest {
         assertThat(chart.environment()).containsEntry("OPERATOR_LEADERELECTION_ENABLED", "true")
                 .containsEntry("OPERATOR_LEADERELECTION_LEASENAME", FULLNAME + "-leader")
                 .containsEntry("OPERATOR_LEADERELECTION_LEASENAMESPACE", "fieldRef:metadata.namespace");
-        assertThat(Chart.permissions(chart.one("Role")))
+        assertThat(Chart.permissions(named(chart.all("Role"), FULLNAME)))
                 .containsExactlyInAnyOrderElementsOf(concat(INDEX_PERMISSIONS, LEASE_PERMISSIONS));
 
         assertThat(Chart.render(RELEASE, NAMESPACE, Map.of()).environment())
@@ -157,9 +178,9 @@ class ChartTest {
 
         Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("sharding.enabled", true));
 
-        assertThat(Chart.permissions(chart.one("Role"))).as("the leader's Lease by name, every member's by any name")
+        assertThat(Chart.permissions(named(chart.all("Role"), FULLNAME))).as("the leader's Lease by name, every member's by any name")
                 .containsExactlyInAnyOrderElementsOf(concat(concat(INDEX_PERMISSIONS, LEASE_PERMISSIONS), memberLeases));
-        assertThat(Chart.permissions(named(chart.all("ClusterRole"), FULLNAME)))
+        assertThat(Chart.permissions(named(chart.all("Role"), FULLNAME + "-reconcile")))
                 .as("the labels of the assignment are merge patches, which the operator may write already")
                 .containsAll(patches).containsExactlyElementsOf(OPERATOR_PERMISSIONS);
 
@@ -386,8 +407,9 @@ class ChartTest {
             assertThat(off.all(kind)).as(kind).isEmpty();
         }
         assertThat(off.one("Service").at("/metadata/name").asString()).isEqualTo(FULLNAME + "-metrics");
-        assertThat(off.all("ClusterRole")).singleElement()
-                .satisfies(role -> assertThat(Chart.permissions(role)).containsExactlyElementsOf(OPERATOR_PERMISSIONS));
+        assertThat(off.all("ClusterRole")).isEmpty();
+        assertThat(Chart.permissions(named(off.all("Role"), FULLNAME + "-reconcile")))
+                .containsExactlyElementsOf(OPERATOR_PERMISSIONS);
         assertThat(off.environment()).as("the application serves its webhooks unless told not to")
                 .containsEntry("OPERATOR_WEBHOOK_ENABLED", "false");
         assertThat(off.environment().keySet()).filteredOn(name -> name.startsWith("OPERATOR_WEBHOOK_"))
@@ -464,8 +486,8 @@ class ChartTest {
                         assertThat(rule.at("/apiVersions").valueStream().map(JsonNode::asString))
                                 .as("the CRD's storage version").containsExactly("v1");
                     });
-                    assertThat(webhook.at("/namespaceSelector").isMissingNode()).as("all namespaces are watched")
-                            .isTrue();
+                    assertThat(webhook.at("/namespaceSelector/matchExpressions/0/values").valueStream()
+                            .map(JsonNode::asString)).as("the release namespace is watched").containsExactly(NAMESPACE);
                     assertThat(webhook.at("/matchConditions/0/expression").asString()).as("the operator's own writes skip it")
                             .isEqualTo("request.userInfo.username != 'system:serviceaccount:" + NAMESPACE + ":" + FULLNAME + "'");
                 }));
@@ -541,8 +563,7 @@ class ChartTest {
             assertThat(chart.one(kind).at("/metadata/annotations/cert-manager.io~1inject-ca-from").asString()).as(kind)
                     .isEqualTo(injectFrom);
         }
-        assertThat(chart.all("ClusterRole")).as("no RBAC for caBundle injection: cert-manager injects").singleElement()
-                .satisfies(role -> assertThat(Chart.permissions(role)).containsExactlyElementsOf(OPERATOR_PERMISSIONS));
+        assertThat(chart.all("ClusterRole")).as("no RBAC for caBundle injection: cert-manager injects").isEmpty();
     }
 
     @Test

@@ -235,7 +235,7 @@ class StaticSiteOperatorIT {
                 .isInstanceOf(ApiException.Forbidden.class)
                 .hasMessageContaining("denied the request")
                 .hasMessageContaining("the StaticSites of namespace " + namespace.name() + " may ask for 20")
-                .hasMessageContaining("the others ask for 20 (big: 10, bigger: 10)")
+                .hasMessageContaining("the 2 others ask for 20,")
                 .hasMessageContaining("at most 0, not 1");
         assertThatThrownBy(() -> sites(namespace).patch("big", PatchType.MERGE, Map.of("spec", Map.of("replicas", 11))))
                 .as("the schema refuses first").isInstanceOf(ApiException.Invalid.class);

@@ -34,8 +34,19 @@ class StaticSiteValidatorTest {
         assertThat(refused.allowed()).isFalse();
         assertThat(refused.code()).isEqualTo(403);
         assertThat(refused.message()).isEqualTo("the StaticSites of namespace ns may ask for 10 web-server replicas "
-                + "together; the others ask for 4 (a: 4), so this one may have at most 6, not 7 "
+                + "together; the 1 other asks for 4, so this one may have at most 6, not 7 "
                 + "(sample.max-replicas-per-namespace)");
+    }
+
+    @Test
+    void aDenialNamesNoOtherSiteSinceAnyCallerCanForgeAReviewForAnyNamespace() throws Exception {
+        cache.add(site("team-a", "launch-plan", 6));
+        cache.add(site("team-a", "merger-site", 3));
+
+        AdmissionVerdict refused = validate(Admission.Operation.CREATE, site("team-a", "probe", 2), null);
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused.message()).doesNotContain("launch-plan").doesNotContain("merger-site")
+                .contains("the 2 others ask for 9");
     }
 
     @Test

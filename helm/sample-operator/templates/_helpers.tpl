@@ -29,6 +29,13 @@ followed by the chart name unless the release name already contains it. At most 
 {{/*
 The Lease the replicas elect their leader with (a Lease name may be longer than 63 characters).
 */}}
+{{/*
+The label every member Lease of the ring carries, with the ring's name (ShardLabels.RING_LABEL).
+*/}}
+{{- define "sample-operator.ringLabel" -}}
+sharding.operatorstarter.dev/ring
+{{- end }}
+
 {{- define "sample-operator.leaseName" -}}
 {{- include "sample-operator.fullname" . }}-leader
 {{- end }}

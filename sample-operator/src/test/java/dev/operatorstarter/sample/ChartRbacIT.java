@@ -1,11 +1,13 @@
 package dev.operatorstarter.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
 import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.PatchOptions;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.config.ClientConfig;
@@ -40,7 +42,12 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -83,7 +90,7 @@ class ChartRbacIT {
     private static final String CHART = "sample-operator";
     /**
      * Sharding on, with the short lease of the starter's sharding tests (a member is judged within
-     * seconds) and an orphan TTL of 2 s instead of a minute, set through {@code extraEnv} as an
+     * seconds) and an orphan TTL of 5 s instead of a minute, set through {@code extraEnv} as an
      * operator would set it, watching the test's namespace (also the chart's default,
      * the release namespace, named here so that no later default can widen it): cluster-wide, the
      * shards would also take the sites other cases left behind under RBAC they broke on purpose (a
@@ -93,7 +100,7 @@ class ChartRbacIT {
         return Map.of("sharding.enabled", true, "replicaCount", 2, "watchNamespaces[0]", namespace.name(),
                 "leaderElection.leaseDuration", "2s", "leaderElection.renewDeadline", "1500ms",
                 "leaderElection.retryPeriod", "300ms", "extraEnv[0].name", "OPERATOR_SHARDING_ORPHANTTL",
-                "extraEnv[0].value", "2s");
+                "extraEnv[0].value", "5s");
     }
 
     private static KubernetesClient admin;
@@ -200,6 +207,20 @@ class ChartRbacIT {
         Lease died = leases.create(memberLease(ring, "died-0a0a0a", "died-0a0a0a"));
         Lease released = leases.create(memberLease(ring, "released-0b0b0b", ""));
 
+        // Watched from before the replicas start: the leader takes the Lease that is not renewed (update)
+        // and deletes it once the orphan TTL has passed, maybe before the second replica is even up.
+        AtomicReference<Lease> takenSeen = new AtomicReference<>();
+        ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor();
+        cleanUp.push(watcher::shutdownNow);
+        watcher.scheduleWithFixedDelay(() -> {
+            try {
+                leases.find(name(died)).filter(lease -> lease.getSpec().getHolderIdentity().startsWith("assigner:"))
+                        .ifPresent(lease -> takenSeen.compareAndSet(null, lease));
+            } catch (RuntimeException retried) {
+                // the next poll asks again
+            }
+        }, 0, 20, TimeUnit.MILLISECONDS);
+
         List<ConfigurableApplicationContext> replicas = List.of(
                 run(connection, namespace, Files.createDirectory(folder.resolve("a")), fullname, SYNC),
                 run(connection, namespace, Files.createDirectory(folder.resolve("b")), fullname, SYNC));
@@ -215,10 +236,8 @@ class ChartRbacIT {
                     lease != null && shard.equals(lease.getSpec().getHolderIdentity())
                             && "ready".equals(label(lease, ShardLabels.STATE_LABEL)));
         }
-        // the leader takes the Lease that is not renewed (update); seen before the orphan TTL ends, and the Lease with it
-        Lease taken = await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> leases.find(name(died))
-                .orElse(null), lease -> lease == null || lease.getSpec().getHolderIdentity().startsWith("assigner:"));
-        assertThat(taken).as("taken before it was deleted").isNotNull();
+        // the leader took the Lease that was not renewed (update) before the orphan TTL ended
+        Lease taken = await().atMost(WAIT).until(takenSeen::get, Objects::nonNull);
         String leader = shards.stream().filter(shard -> byShard.get(shard).getBean(Sharding.class).status().assigner())
                 .findFirst().orElseThrow();
         assertThat(taken.getSpec().getHolderIdentity()).isEqualTo("assigner:" + leader);
@@ -247,6 +266,26 @@ class ChartRbacIT {
         await().atMost(WAIT).until(() -> sites.find("charted").isEmpty());
         // the dead members' Leases are deleted once the orphan TTL passed (delete)
         await().atMost(WAIT).until(() -> leases.find(name(died)).isEmpty() && leases.find(name(released)).isEmpty());
+        // the chart's admission policy: the ServiceAccount writes no Lease but the leader's and its ring's
+        ResourceClient<Lease> asOperator = byShard.get(leader).getBean(KubernetesClient.class).coordinationV1().leases()
+                .inNamespace(namespace.name());
+        Throwable refused = await().atMost(WAIT).until(() -> {
+            try {
+                asOperator.create(new LeaseBuilder().withNewMetadata().withName("intruder").endMetadata().build());
+            } catch (ApiException.Forbidden expected) {
+                return expected;
+            }
+            leases.delete("intruder"); // in before the policy was loaded: undo, and try again
+            return null;
+        }, failure -> failure != null);
+        assertThat(refused).hasMessageContaining("the operator may write only its leader Lease and the member Leases of its ring");
+        assertThatThrownBy(() -> asOperator.create(new LeaseBuilder().withNewMetadata()
+                .withName(ShardLabels.leaseName(ring, "unlabelled")).endMetadata().build()))
+                .as("a member's name without the ring's label").isInstanceOf(ApiException.Forbidden.class);
+        Lease foreign = leases.create(new LeaseBuilder().withNewMetadata().withName("foreign").endMetadata().build());
+        foreign.getMetadata().setLabels(Map.of(ShardLabels.RING_LABEL, ring));
+        assertThatThrownBy(() -> asOperator.update(foreign)).isInstanceOf(ApiException.Forbidden.class);
+        assertThatThrownBy(() -> asOperator.delete("foreign")).isInstanceOf(ApiException.Forbidden.class);
         for (ConfigurableApplicationContext replica : replicas) {
             assertThat(replica.getBean(MeterRegistry.class).find("controller.runtime.reconcile.errors").counters()
                     .stream().mapToDouble(Counter::count).sum()).as("no reconcile was refused").isZero();

@@ -204,6 +204,36 @@ class ChartTest {
     }
 
     @Test
+    void aNetworkPolicyIsOffByDefaultAndWhenOnAdmitsOnlyTheApiServerToTheWebhookPortAndTheNamedPeersToHttp() {
+        assertThat(Chart.render(RELEASE, NAMESPACE, Map.of()).all("NetworkPolicy")).isEmpty();
+        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("networkPolicy.enabled", true)))
+                .hasMessageContaining("networkPolicy.enabled with webhooks.enabled needs networkPolicy.apiServerCidrs");
+
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("networkPolicy.enabled", true,
+                "networkPolicy.apiServerCidrs[0]", "10.0.0.0/24", "networkPolicy.apiServerCidrs[1]", "fd00::/64",
+                "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name", "monitoring"));
+
+        JsonNode policy = chart.one("NetworkPolicy");
+        assertThat(policy.at("/metadata/namespace").asString()).isEqualTo(NAMESPACE);
+        assertThat(policy.at("/spec/podSelector/matchLabels")).isEqualTo(
+                chart.one("Deployment").at("/spec/selector/matchLabels"));
+        assertThat(policy.at("/spec/policyTypes").valueStream().map(JsonNode::asString)).containsExactly("Ingress");
+        JsonNode webhook = policy.at("/spec/ingress/0");
+        assertThat(webhook.at("/from").valueStream().map(peer -> peer.at("/ipBlock/cidr").asString()))
+                .containsExactly("10.0.0.0/24", "fd00::/64");
+        assertThat(webhook.at("/ports").valueStream().map(port -> port.at("/port").asInt())).containsExactly(9443);
+        JsonNode http = policy.at("/spec/ingress/1");
+        assertThat(http.at("/from/0/namespaceSelector/matchLabels/kubernetes.io~1metadata.name").asString())
+                .isEqualTo("monitoring");
+        assertThat(http.at("/ports").valueStream().map(port -> port.at("/port").asInt())).containsExactly(8080);
+        assertThat(policy.at("/spec/ingress")).as("nothing else admitted").hasSize(2);
+
+        Manifests noWebhooks = Chart.render(RELEASE, NAMESPACE, Map.of("networkPolicy.enabled", true,
+                "webhooks.enabled", false, "crds.install", false));
+        assertThat(noWebhooks.one("NetworkPolicy").at("/spec/ingress").isEmpty()).as("only the kubelet").isTrue();
+    }
+
+    @Test
     void watchingNamedNamespacesGrantsRolesThereAndNothingClusterWide() {
         Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("watchNamespaces[0]", "team-a", "watchNamespaces[1]", "team-b"));
 
@@ -624,6 +654,59 @@ class ChartTest {
                 .filteredOn(permission -> permission.contains("webhookconfigurations") || permission.contains("definitions"))
                 .containsExactly("admissionregistration.k8s.io/validatingwebhookconfigurations:get@" + FULLNAME,
                         "admissionregistration.k8s.io/validatingwebhookconfigurations:update@" + FULLNAME);
+    }
+
+    @Test
+    void withGeneratedCertificatesAdmissionPoliciesLetTheOperatorsUpdatesOfItsOwnObjectsChangeOnlyTheCaBundle() {
+        Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
+                "webhooks.certificates.mode", "generated"));
+        String operator = "request.userInfo.username == 'system:serviceaccount:" + NAMESPACE + ":" + FULLNAME + "'";
+
+        JsonNode webhooks = named(chart.all("ValidatingAdmissionPolicy"), FULLNAME + "-ca-injection");
+        assertThat(webhooks.at("/spec/failurePolicy").asString()).isEqualTo("Fail");
+        assertThat(webhooks.at("/spec/matchConstraints/resourceRules/0/resourceNames").valueStream()
+                .map(JsonNode::asString)).containsExactly(FULLNAME);
+        assertThat(webhooks.at("/spec/matchConstraints/resourceRules/0/operations").valueStream()
+                .map(JsonNode::asString)).containsExactly("UPDATE");
+        assertThat(webhooks.at("/spec/matchConditions/0/expression").asString()).isEqualTo(operator);
+        assertThat(webhooks.at("/spec/validations/0/expression").asString()).contains("w.?rules == o.?rules")
+                .contains("w.clientConfig.?service == o.clientConfig.?service")
+                .contains("object.metadata.?ownerReferences == oldObject.metadata.?ownerReferences")
+                .doesNotContain("caBundle");
+        JsonNode crd = named(chart.all("ValidatingAdmissionPolicy"), FULLNAME + "-crd-ca-injection");
+        assertThat(crd.at("/spec/matchConstraints/resourceRules/0/resourceNames/0").asString())
+                .isEqualTo("staticsites.sample.operatorstarter.dev");
+        assertThat(crd.at("/spec/validations/0/expression").asString()).contains("object.spec.versions == oldObject.spec.versions")
+                .doesNotContain("caBundle");
+        assertThat(chart.all("ValidatingAdmissionPolicyBinding")).extracting(binding -> binding.at("/spec/policyName").asString())
+                .containsExactlyInAnyOrder(FULLNAME + "-ca-injection", FULLNAME + "-crd-ca-injection");
+        assertThat(chart.all("ValidatingAdmissionPolicyBinding")).allSatisfy(binding -> assertThat(
+                binding.at("/spec/validationActions").valueStream().map(JsonNode::asString)).containsExactly("Deny"));
+
+        Manifests certManager = Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true,
+                "webhooks.certificates.mode", "certManager"));
+        assertThat(certManager.all("ValidatingAdmissionPolicy")).as("cert-manager injects; the operator writes nothing").isEmpty();
+    }
+
+    @Test
+    void withLeaderElectionAnAdmissionPolicyLimitsTheOperatorsLeaseWritesToItsLeaseAndItsRingsMembers() {
+        assertThat(Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.certificates.mode", "certManager"))
+                .all("ValidatingAdmissionPolicy")).as("no Lease rules while leader election is off").isEmpty();
+
+        JsonNode elected = named(Chart.render(RELEASE, NAMESPACE, Map.of("replicaCount", 2)).all("ValidatingAdmissionPolicy"),
+                FULLNAME + "-leases");
+        assertThat(elected.at("/spec/validations/0/expression").asString().strip())
+                .isEqualTo("request.name == '" + FULLNAME + "-leader'");
+        assertThat(elected.at("/spec/matchConditions/1/expression").asString())
+                .isEqualTo("request.namespace == '" + NAMESPACE + "'");
+
+        JsonNode sharded = named(Chart.render(RELEASE, NAMESPACE, Map.of("sharding.enabled", true, "sharding.ringName", "web"))
+                .all("ValidatingAdmissionPolicy"), FULLNAME + "-leases");
+        assertThat(sharded.at("/spec/validations/0/expression").asString())
+                .contains("request.name.startsWith('web-')")
+                .contains("object.metadata.?labels[?'" + ShardLabels.RING_LABEL + "'] == optional.of('web')");
+        assertThat(sharded.at("/spec/matchConstraints/resourceRules/0/operations").valueStream().map(JsonNode::asString))
+                .containsExactly("CREATE", "UPDATE", "DELETE");
     }
 
     @Test

@@ -15,12 +15,14 @@ import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.ServiceAccounts;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.LinkedHashMap;
@@ -41,7 +43,8 @@ import tools.jackson.databind.json.JsonMapper;
  * (applied server-side as a dry run, since the CRD and admission webhooks are cluster-wide and the
  * other tests of this JVM use StaticSites), and in {@code generated} mode the chart's service
  * account may read and write exactly the objects whose caBundle the operator injects, and no
- * other. cert-manager is not installed here, so its Issuer and Certificate are not applied.
+ * other, and the chart's admission policies let it change only their caBundle. cert-manager is not
+ * installed here, so its Issuer and Certificate are not applied.
  */
 @KubernetesTest(crds = Examples.CRD)
 class ChartWebhooksIT {
@@ -110,7 +113,10 @@ class ChartWebhooksIT {
         String fullname = namespace.name() + "-sample-operator";
         for (JsonNode object : chart.documents()) {
             String name = object.at("/metadata/name").asString();
-            if (object.path("kind").asString().endsWith("WebhookConfiguration") || name.equals(fullname + "-ca-injection")) {
+            // the webhook configurations, the CA injection's ClusterRole and binding, and the admission
+            // policies (with their bindings) that keep its updates to the caBundle
+            if (object.path("kind").asString().endsWith("WebhookConfiguration") || name.equals(fullname + "-ca-injection")
+                    || name.equals(fullname + "-crd-ca-injection")) {
                 create(object);
             }
         }
@@ -125,6 +131,24 @@ class ChartWebhooksIT {
             // The binding reaches the API server's RBAC cache within moments.
             ValidatingWebhookConfiguration ownValidating = await().atMost(Duration.ofSeconds(10))
                     .ignoreException(ApiException.Forbidden.class).until(() -> validating.get(fullname), found -> true);
+            // The policies reach the API server's admission within moments too: until a change beyond
+            // the caBundle is refused, each one that got through is undone by the administrator.
+            List<String> operations = List.copyOf(ownValidating.getWebhooks().get(0).getRules().get(0).getOperations());
+            Throwable refused = await().atMost(Duration.ofSeconds(30)).until(() -> {
+                ValidatingWebhookConfiguration widened = validating.get(fullname);
+                widened.getWebhooks().get(0).getRules().get(0).getOperations().add("DELETE");
+                try {
+                    validating.update(widened);
+                } catch (ApiException.Forbidden expected) {
+                    return expected;
+                }
+                ValidatingWebhookConfiguration undo = admin.resources(ValidatingWebhookConfiguration.class).get(fullname);
+                undo.getWebhooks().get(0).getRules().get(0).setOperations(new ArrayList<>(operations));
+                admin.resources(ValidatingWebhookConfiguration.class).update(undo);
+                return null;
+            }, failure -> failure != null);
+            assertThat(refused).hasMessageContaining("the operator may change only the caBundle of its webhook configurations");
+            ownValidating = validating.get(fullname);
             ownValidating.getWebhooks().forEach(webhook -> webhook.getClientConfig().setCaBundle(bundle));
             validating.update(ownValidating);
             ResourceClient<MutatingWebhookConfiguration> mutating = operator.resources(MutatingWebhookConfiguration.class);
@@ -144,6 +168,31 @@ class ChartWebhooksIT {
             assertThatThrownBy(() -> crds.get("widgets.starter.operatorstarter.dev"))
                     .isInstanceOf(ApiException.Forbidden.class);
             assertThatThrownBy(() -> validating.delete(fullname)).isInstanceOf(ApiException.Forbidden.class);
+
+            // With the caBundle, nothing else may change: not where the calls go, not the rules, not the
+            // owner references (which could hand the object to the garbage collector)
+            MutatingWebhookConfiguration redirected = mutating.get(fullname);
+            redirected.getWebhooks().forEach(webhook -> webhook.getClientConfig().getService().setName("elsewhere"));
+            assertThatThrownBy(() -> mutating.update(redirected)).isInstanceOf(ApiException.Forbidden.class)
+                    .hasMessageContaining("the operator may change only the caBundle of its webhook configurations");
+            MutatingWebhookConfiguration unscoped = mutating.get(fullname);
+            unscoped.getWebhooks().forEach(webhook -> webhook.setNamespaceSelector(null));
+            assertThatThrownBy(() -> mutating.update(unscoped)).isInstanceOf(ApiException.Forbidden.class);
+            ValidatingWebhookConfiguration owned = validating.get(fullname);
+            owned.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder()
+                    .withApiVersion("v1").withKind("ConfigMap").withName("any").withUid("0a0a0a0a-0000-0000-0000-000000000000")
+                    .build()));
+            assertThatThrownBy(() -> validating.update(owned)).isInstanceOf(ApiException.Forbidden.class);
+            CustomResourceDefinition renamed = crds.get("staticsites.sample.operatorstarter.dev");
+            renamed.getSpec().getNames().setCategories(List.of("probe"));
+            assertThatThrownBy(() -> crds.update(renamed)).isInstanceOf(ApiException.Forbidden.class)
+                    .hasMessageContaining("the operator may change only the caBundle of its CRD's conversion webhook");
+            CustomResourceDefinition reschemed = crds.get("staticsites.sample.operatorstarter.dev");
+            reschemed.getSpec().getVersions().get(0).setServed(false);
+            assertThatThrownBy(() -> crds.update(reschemed)).isInstanceOf(ApiException.Forbidden.class);
+            assertThat(admin.resources(MutatingWebhookConfiguration.class).get(fullname).getWebhooks())
+                    .allSatisfy(webhook -> assertThat(webhook.getClientConfig().getService().getName())
+                            .isEqualTo(fullname + "-webhook"));
         }
     }
 

@@ -49,14 +49,6 @@ name may be longer than 63 characters).
 {{- end }}
 
 {{/*
-The Service that exposes the metrics port. A Service name is a DNS label (63 characters at
-most), so the fullname is cut to 55 before the suffix.
-*/}}
-{{- define "sample-operator.metricsServiceName" -}}
-{{- include "sample-operator.fullname" . | trunc 55 | trimSuffix "-" }}-metrics
-{{- end }}
-
-{{/*
 The chart label: name and version, "+" replaced (not allowed in a label value).
 */}}
 {{- define "sample-operator.chart" -}}

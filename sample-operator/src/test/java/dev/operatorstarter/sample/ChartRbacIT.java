@@ -379,6 +379,7 @@ class ChartRbacIT {
                         : "metadata.namespace".equals(variable.getValueFrom().getFieldRef().getFieldPath()) ? namespace.name()
                         : fullname + "-pod"));
         environment.put("SERVER_PORT", "0");
+        environment.remove("MANAGEMENT_SERVER_PORT"); // replicas share this JVM's host: the actuator on the random port too
         environment.put("OPERATOR_INFORMERS_CACHESYNCTIMEOUT", cacheSyncTimeout.toMillis() + "ms");
 
         SpringApplication application = new SpringApplication(SampleOperatorApplication.class);

@@ -225,7 +225,7 @@ class ChartTest {
         JsonNode http = policy.at("/spec/ingress/1");
         assertThat(http.at("/from/0/namespaceSelector/matchLabels/kubernetes.io~1metadata.name").asString())
                 .isEqualTo("monitoring");
-        assertThat(http.at("/ports").valueStream().map(port -> port.at("/port").asInt())).containsExactly(8080);
+        assertThat(http.at("/ports").valueStream().map(port -> port.at("/port").asInt())).containsExactly(8081);
         assertThat(policy.at("/spec/ingress")).as("nothing else admitted").hasSize(2);
 
         Manifests noWebhooks = Chart.render(RELEASE, NAMESPACE, Map.of("networkPolicy.enabled", true,
@@ -278,18 +278,26 @@ class ChartTest {
     }
 
     @Test
-    void probesUseTheActuatorHealthGroupsAndTheMetricsServiceTheNamedPort() {
+    void probesUseTheActuatorHealthGroupsOnTheManagementPortWhichNoServiceExposes() {
         Manifests chart = Chart.render(RELEASE, NAMESPACE, Map.of());
         JsonNode container = chart.one("Deployment").at("/spec/template/spec/containers/0");
 
         assertThat(container.at("/ports").valueStream().map(port -> port.path("name").asString() + ":"
-                + port.path("containerPort").asInt())).contains("http:8080");
+                + port.path("containerPort").asInt())).contains("management:8081");
+        assertThat(chart.environment()).containsEntry("MANAGEMENT_SERVER_PORT", "8081");
+        for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+            assertThat(container.at("/" + probe + "/httpGet/port").asString()).as(probe).isEqualTo("management");
+        }
         assertThat(container.at("/livenessProbe/httpGet/path").asString()).isEqualTo("/actuator/health/liveness");
         assertThat(container.at("/readinessProbe/httpGet/path").asString()).isEqualTo("/actuator/health/readiness");
         assertThat(container.at("/startupProbe/httpGet/path").asString()).isEqualTo("/actuator/health/liveness");
-        JsonNode service = named(chart.all("Service"), FULLNAME + "-metrics");
-        assertThat(service.at("/spec/ports/0/name").asString()).isEqualTo("http-metrics");
-        assertThat(service.at("/spec/ports/0/targetPort").asString()).isEqualTo("http");
+        for (Map<String, Object> values : List.<Map<String, Object>>of(Map.of(), Map.of("metrics.podMonitor.enabled", true,
+                "webhooks.certificates.mode", "certManager", "replicaCount", 2))) {
+            assertThat(Chart.render(RELEASE, NAMESPACE, values).all("Service")).as("%s", values)
+                    .allSatisfy(service -> assertThat(service.at("/spec/ports").valueStream()
+                            .map(port -> port.path("targetPort").asString()))
+                            .as("/actuator/operator and the health endpoints are not a Service's").containsOnly("webhook"));
+        }
         assertThat(chart.one("Deployment").at("/spec/template/spec/serviceAccountName").asString())
                 .isEqualTo(chart.one("ServiceAccount").at("/metadata/name").asString());
     }
@@ -309,17 +317,18 @@ class ChartTest {
     }
 
     @Test
-    void optionalServiceMonitorDisruptionBudgetAndDashboardAreOffByDefaultAndRenderWhenAskedFor() {
+    void optionalPodMonitorDisruptionBudgetAndDashboardAreOffByDefaultAndRenderWhenAskedFor() {
         Manifests defaults = Chart.render(RELEASE, NAMESPACE, Map.of());
-        assertThat(defaults.all("ServiceMonitor")).isEmpty();
+        assertThat(defaults.all("PodMonitor")).isEmpty();
         assertThat(defaults.all("PodDisruptionBudget")).isEmpty();
         assertThat(defaults.all("ConfigMap")).isEmpty();
 
-        Manifests all = Chart.render(RELEASE, NAMESPACE, Map.of("metrics.serviceMonitor.enabled", true,
+        Manifests all = Chart.render(RELEASE, NAMESPACE, Map.of("metrics.podMonitor.enabled", true,
                 "podDisruptionBudget.enabled", true, "grafanaDashboard.enabled", true, "replicaCount", 2));
-        JsonNode monitor = all.one("ServiceMonitor");
-        assertThat(monitor.at("/spec/endpoints/0/port").asString()).isEqualTo("http-metrics");
-        assertThat(monitor.at("/spec/endpoints/0/path").asString()).isEqualTo("/actuator/prometheus");
+        JsonNode monitor = all.one("PodMonitor");
+        assertThat(monitor.at("/spec/podMetricsEndpoints/0/port").asString()).isEqualTo("management");
+        assertThat(monitor.at("/spec/podMetricsEndpoints/0/path").asString()).isEqualTo("/actuator/prometheus");
+        assertThat(monitor.at("/spec/selector/matchLabels")).isEqualTo(all.one("Deployment").at("/spec/selector/matchLabels"));
         assertThat(all.one("PodDisruptionBudget").at("/spec/selector/matchLabels"))
                 .isEqualTo(all.one("Deployment").at("/spec/selector/matchLabels"));
         assertThat(all.one("ConfigMap").at("/metadata/labels/grafana_dashboard").asString()).isEqualTo("1");
@@ -436,7 +445,7 @@ class ChartTest {
                 "Certificate")) {
             assertThat(off.all(kind)).as(kind).isEmpty();
         }
-        assertThat(off.one("Service").at("/metadata/name").asString()).isEqualTo(FULLNAME + "-metrics");
+        assertThat(off.all("Service")).isEmpty();
         assertThat(off.all("ClusterRole")).isEmpty();
         assertThat(Chart.permissions(named(off.all("Role"), FULLNAME + "-reconcile")))
                 .containsExactlyElementsOf(OPERATOR_PERMISSIONS);
@@ -466,11 +475,13 @@ class ChartTest {
         assertThat(conversion.at("/spec/ports")).isEqualTo(service.at("/spec/ports"));
         assertThat(chart.one("Deployment").at("/spec/template/spec/containers/0/ports").valueStream()
                 .map(port -> port.path("name").asString() + ":" + port.path("containerPort").asInt()))
-                .containsExactly("http:8080", "webhook:10443");
+                .containsExactly("management:8081", "webhook:10443");
         assertThat(chart.environment()).containsEntry("OPERATOR_WEBHOOK_ENABLED", "true")
                 .containsEntry("OPERATOR_WEBHOOK_PORT", "10443");
-        assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true, "webhooks.port", 8080)))
-                .hasMessageContaining("webhooks.port 8080 is the pod's http port");
+        for (int taken : List.of(8080, 8081)) {
+            assertThatThrownBy(() -> Chart.render(RELEASE, NAMESPACE, Map.of("webhooks.enabled", true, "webhooks.port", taken)))
+                    .hasMessageContaining("webhooks.port " + taken + " is taken by the operator");
+        }
     }
 
     @Test

@@ -1,5 +1,9 @@
 package dev.operatorstarter.cache;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serial;
+import java.io.Serializable;
 import java.util.AbstractList;
 import java.util.List;
 import java.util.RandomAccess;
@@ -9,12 +13,21 @@ import java.util.RandomAccess;
  * in one exactly sized array (an {@code ArrayList} of one element keeps ten slots). It reads like
  * any list (nulls included, unlike {@link List#of}); changing it throws
  * {@link UnsupportedOperationException}. One shared instance stands for every empty list.
+ *
+ * <p>Copying it gives a copy writable at every depth: {@link #toArray()} (how
+ * {@code new ArrayList<>(list)}, {@code addAll} and a model builder copy a list) holds writable
+ * copies of nested compacted maps and lists ({@link WritableCopy}); {@link #get} and iteration give
+ * the cached elements themselves. Serializable: it is written as a plain {@link java.util.ArrayList}
+ * (a serialization proxy), as fabric8's models are serializable.
  */
-final class CompactList<E> extends AbstractList<E> implements RandomAccess {
+final class CompactList<E> extends AbstractList<E> implements RandomAccess, Serializable {
+
+    @Serial
+    private static final long serialVersionUID = 1L;
 
     private static final CompactList<Object> EMPTY = new CompactList<>(new Object[0]);
 
-    private final Object[] elements;
+    private final transient Object[] elements;
 
     private CompactList(Object[] elements) {
         this.elements = elements;
@@ -44,6 +57,17 @@ final class CompactList<E> extends AbstractList<E> implements RandomAccess {
 
     @Override
     public Object[] toArray() {
-        return elements.clone();
+        return WritableCopy.ofEach(elements);
+    }
+
+    /** Serialized as a plain {@link java.util.ArrayList} of writable copies. */
+    @Serial
+    private Object writeReplace() {
+        return WritableCopy.of(this);
+    }
+
+    @Serial
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw new InvalidObjectException("a CompactList is serialized as an ArrayList, never as itself");
     }
 }

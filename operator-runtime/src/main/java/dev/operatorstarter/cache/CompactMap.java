@@ -1,5 +1,9 @@
 package dev.operatorstarter.cache;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serial;
+import java.io.Serializable;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Iterator;
@@ -16,8 +20,18 @@ import java.util.function.BiConsumer;
  * {@value #MAX_SIZE} entries it is used for at most (shared keys compare by identity first).
  * Reads like any map (null values included); changing it throws
  * {@link UnsupportedOperationException}. One shared instance stands for every empty map.
+ *
+ * <p>Copying it gives a copy writable at every depth: an entry read by iteration (how
+ * {@code new LinkedHashMap<>(map)}, {@code putAll} and a model builder copy a map) holds a writable
+ * copy of a nested compacted map or list ({@link WritableCopy}), so a builder copy of a cached
+ * generic resource can change its nested {@code spec}; {@link #get} and {@link #forEach} give the
+ * cached values themselves. Serializable: it is written as a plain {@link java.util.LinkedHashMap}
+ * (a serialization proxy), as fabric8's models are serializable.
  */
-final class CompactMap<K, V> extends AbstractMap<K, V> {
+final class CompactMap<K, V> extends AbstractMap<K, V> implements Serializable {
+
+    @Serial
+    private static final long serialVersionUID = 1L;
 
     /** The largest map kept in this form; larger ones stay hashed, behind a read-only view. */
     static final int MAX_SIZE = 16;
@@ -25,7 +39,7 @@ final class CompactMap<K, V> extends AbstractMap<K, V> {
     private static final CompactMap<Object, Object> EMPTY = new CompactMap<>(new Object[0]);
 
     /** key 0, value 0, key 1, value 1, ... */
-    private final Object[] slots;
+    private final transient Object[] slots;
 
     private CompactMap(Object[] slots) {
         this.slots = slots;
@@ -123,7 +137,8 @@ final class CompactMap<K, V> extends AbstractMap<K, V> {
                         if (next >= slots.length) {
                             throw new NoSuchElementException();
                         }
-                        Entry<K, V> entry = new SimpleImmutableEntry<>((K) slots[next], (V) slots[next + 1]);
+                        Entry<K, V> entry = new SimpleImmutableEntry<>((K) slots[next],
+                                (V) WritableCopy.of(slots[next + 1]));
                         next += 2;
                         return entry;
                     }
@@ -135,5 +150,16 @@ final class CompactMap<K, V> extends AbstractMap<K, V> {
                 return slots.length / 2;
             }
         };
+    }
+
+    /** Serialized as a plain {@link java.util.LinkedHashMap} of writable copies. */
+    @Serial
+    private Object writeReplace() {
+        return WritableCopy.of(this);
+    }
+
+    @Serial
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw new InvalidObjectException("a CompactMap is serialized as a LinkedHashMap, never as itself");
     }
 }

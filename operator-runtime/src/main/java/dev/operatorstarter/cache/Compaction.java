@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Makes a freshly decoded fabric8 model object smaller without changing what it reads as: every
  * string that repeats across objects (anywhere in the object, not only its metadata) and every
- * boxed number become one shared instance; lists and small maps become exactly sized read-only
- * ones ({@link CompactList}, {@link CompactMap}), the empty ones a single shared instance (a Pod
+ * boxed number become one shared instance; lists and maps become exactly sized read-only
+ * ones ({@link CompactList}, {@link CompactMap}, {@link HashedCompactMap} when large), which copy
+ * into writable ones at every depth and serialize as plain ones, the empty ones a single shared instance (a Pod
  * holds dozens of empty lists and {@code additionalProperties} maps); lists of strings and maps of
  * strings that repeat whole (the labels of a ReplicaSet's Pods, a container's arguments) become
  * one shared instance too. Model objects themselves are never shared: they are mutable.
@@ -52,8 +52,6 @@ final class Compaction {
         }
     };
     private static final Object[] NOTHING = new Object[0];
-    /** The class of the read-only view that holds maps too large for {@link CompactMap}. */
-    private static final Class<?> READ_ONLY_VIEW = Collections.unmodifiableMap(new LinkedHashMap<>()).getClass();
 
     private final Interner pool;
 
@@ -141,7 +139,7 @@ final class Compaction {
         if (map.isEmpty()) {
             return CompactMap.wrap(NOTHING);
         }
-        if (map instanceof CompactMap<?, ?> || map.getClass() == READ_ONLY_VIEW) {
+        if (map instanceof CompactMap<?, ?> || map instanceof HashedCompactMap<?, ?>) {
             return map; // compacted already
         }
         Object[] slots = new Object[map.size() * 2];
@@ -156,11 +154,11 @@ final class Compaction {
             strings &= value instanceof String;
         }
         if (map.size() > CompactMap.MAX_SIZE) {
-            Map<Object, Object> hashed = new LinkedHashMap<>((int) (map.size() / 0.75f) + 1);
+            LinkedHashMap<Object, Object> hashed = new LinkedHashMap<>((int) (map.size() / 0.75f) + 1);
             for (int k = 0; k < slots.length; k += 2) {
                 hashed.put(slots[k], slots[k + 1]);
             }
-            return Collections.unmodifiableMap(hashed);
+            return HashedCompactMap.wrap(hashed);
         }
         CompactMap<?, ?> compacted = CompactMap.wrap(slots);
         return strings ? shareWhole(compacted, site) : compacted;

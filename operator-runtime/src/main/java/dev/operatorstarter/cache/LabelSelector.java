@@ -89,12 +89,15 @@ public final class LabelSelector {
     /**
      * Parses the text form: comma-separated {@code k=v}, {@code k==v}, {@code k!=v},
      * {@code k in (a,b)}, {@code k notin (a,b)}, {@code k}, {@code !k}, {@code k>n}, {@code k<n}.
-     * Blank text matches everything.
+     * It accepts what apimachinery's {@code labels.Parse} accepts and refuses what it refuses:
+     * whitespace is only space, tab, carriage return and line feed (not a vertical tab nor Unicode
+     * spaces); {@code !=} is one token, and a {@code !} on its own only starts {@code !k}. Text of
+     * whitespace alone matches everything.
      *
      * @throws IllegalArgumentException naming the selector, the problem and its position
      */
     public static LabelSelector parse(@Nullable String selector) {
-        if (selector == null || selector.isBlank()) {
+        if (selector == null || selector.chars().allMatch(c -> Parser.isSpace((char) c))) {
             return EVERYTHING;
         }
         return new LabelSelector(new Parser(selector).requirements());
@@ -298,8 +301,13 @@ public final class LabelSelector {
                 return checked(key, Operator.EQUALS, List.of(value()), start);
             }
             if (c == '!') {
-                position++;
-                expect('=');
+                // "!=" is one token: a '!' apart from its '=' is the does-not-exist prefix, which
+                // cannot follow a key (apimachinery refuses "x ! = a" and "x! =a" alike)
+                if (position + 1 >= text.length() || text.charAt(position + 1) != '=') {
+                    throw error("'!' after key \"" + key + "\" is not an operator; not-equals is '!=' written "
+                            + "without a space, and '!' alone only comes before a key (!key)", position);
+                }
+                position += 2;
                 return checked(key, Operator.NOT_EQUALS, List.of(value()), start);
             }
             if (c == '>' || c == '<') {
@@ -376,8 +384,18 @@ public final class LabelSelector {
             return text.substring(start, position);
         }
 
+        /**
+         * Any character but whitespace and the operators' symbols, as in apimachinery's lexer: what
+         * a key or a value may not hold (Unicode, control characters such as a vertical tab) is
+         * read into it and then refused by the key or value check, which names it.
+         */
         private static boolean isWordChar(char c) {
-            return Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.' || c == '/';
+            return !isSpace(c) && "=!(),<>".indexOf(c) < 0;
+        }
+
+        /** Whitespace is only what apimachinery's lexer skips: space, tab, carriage return, line feed. */
+        static boolean isSpace(char c) {
+            return c == ' ' || c == '\t' || c == '\r' || c == '\n';
         }
 
         private char peek() {
@@ -393,7 +411,7 @@ public final class LabelSelector {
         }
 
         private void skipSpaces() {
-            while (position < text.length() && Character.isWhitespace(text.charAt(position))) {
+            while (position < text.length() && isSpace(text.charAt(position))) {
                 position++;
             }
         }

@@ -4,6 +4,7 @@ import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.ResourceType;
+import dev.operatorstarter.client.discovery.ApiResource;
 import dev.operatorstarter.internal.Poll;
 import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -92,16 +93,34 @@ public final class SharedInformerFactory implements AutoCloseable {
      */
     public SharedIndexInformer<PartialObjectMetadata> metadataInformerFor(Class<? extends HasMetadata> type,
             InformerScope scope) {
-        return metadataInformerFor(ResourceType.of(type).groupVersionResource(), scope);
+        ResourceType<? extends HasMetadata> resourceType = ResourceType.of(type);
+        String kind = resourceType.kind();
+        return metadataInformer(resourceType.groupVersionResource(), scope,
+                kind == null ? () -> kindOf(resourceType.groupVersionResource()) : () -> kind);
     }
 
-    /** {@link #metadataInformerFor(Class, InformerScope)} for any resource, by group, version and resource. */
+    /**
+     * {@link #metadataInformerFor(Class, InformerScope)} for any resource, by group, version and
+     * resource; the kind its cached objects carry comes from discovery, asked at the first list.
+     */
     public SharedIndexInformer<PartialObjectMetadata> metadataInformerFor(GroupVersionResource resource,
             InformerScope scope) {
+        return metadataInformer(resource, scope, () -> kindOf(resource));
+    }
+
+    private SharedIndexInformer<PartialObjectMetadata> metadataInformer(GroupVersionResource resource,
+            InformerScope scope, Supplier<String> kind) {
         return informer(resource, PartialObjectMetadata.class, scope, " (metadata)",
                 () -> ListerWatcher.selecting(new MetadataListerWatcher(client.rest(), resource,
-                        emptyToNull(scope.namespace())), emptyToNull(scope.labelSelector()),
+                        emptyToNull(scope.namespace()), kind), emptyToNull(scope.labelSelector()),
                         emptyToNull(scope.fieldSelector())));
+    }
+
+    private String kindOf(GroupVersionResource resource) {
+        return client.discovery().findResource(resource.group(), resource.version(), resource.resource())
+                .map(ApiResource::kind)
+                .orElseThrow(() -> new IllegalStateException("cannot cache the metadata of " + resource
+                        + ": the server does not serve it (checked discovery after a refresh)"));
     }
 
     private <T extends HasMetadata> SharedIndexInformer<T> informer(GroupVersionResource resource, Class<T> type,

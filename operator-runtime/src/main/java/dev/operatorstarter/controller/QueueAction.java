@@ -1,7 +1,10 @@
 package dev.operatorstarter.controller;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,7 +35,10 @@ record QueueAction(Step step, Duration delay, String result, Failure failure) {
         NONE,
         /** It threw an exception (or timed out): counted as an error, retried. */
         ERROR,
-        /** It threw a {@link TerminalException}: counted as an error and as terminal, not retried. */
+        /**
+         * It threw a {@link TerminalException}, directly or anywhere in the thrown exception's cause
+         * chain: counted as an error and as terminal, not retried.
+         */
         TERMINAL,
         /** It threw an {@link Error}: counted as an error and as a panic, retried; the worker goes on. */
         PANIC
@@ -48,10 +54,14 @@ record QueueAction(Step step, Duration delay, String result, Failure failure) {
     /**
      * The action after a reconcile that returned {@code result} or threw {@code thrown} (exactly
      * one of them is non-null; a reconcile that outlived its timeout is passed as having thrown a
-     * {@link java.util.concurrent.TimeoutException}).
+     * {@link java.util.concurrent.TimeoutException}). A {@link TerminalException} anywhere in
+     * {@code thrown}'s cause chain makes the failure terminal, as controller-runtime's
+     * {@code errors.Is(err, reconcile.TerminalError(nil))} does: {@code CompletableFuture.join()}
+     * wraps it in a {@code CompletionException}, {@code Future.get()} in an
+     * {@code ExecutionException}, and user code in its own exceptions.
      */
     static QueueAction after(@Nullable ReconcileResult result, @Nullable Throwable thrown) {
-        if (thrown instanceof TerminalException) {
+        if (terminalIn(thrown) != null) {
             return new QueueAction(Step.FORGET, Duration.ZERO, "error", Failure.TERMINAL);
         }
         if (thrown instanceof Exception) {
@@ -68,5 +78,20 @@ record QueueAction(Step step, Duration delay, String result, Failure failure) {
             return new QueueAction(Step.ADD_RATE_LIMITED, Duration.ZERO, "requeue", Failure.NONE);
         }
         return new QueueAction(Step.FORGET, Duration.ZERO, "success", Failure.NONE);
+    }
+
+    /**
+     * The first {@link TerminalException} in {@code thrown}'s cause chain, {@code thrown} itself
+     * included; {@code null} when there is none. A chain that loops back on itself ends at the
+     * first exception seen twice.
+     */
+    static @Nullable TerminalException terminalIn(@Nullable Throwable thrown) {
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Throwable t = thrown; t != null && seen.add(t); t = t.getCause()) {
+            if (t instanceof TerminalException terminal) {
+                return terminal;
+            }
+        }
+        return null;
     }
 }

@@ -10,7 +10,8 @@ package dev.operatorstarter.controller;
  * different requests run on different workers at once.
  *
  * <p>Errors: a thrown exception is retried with the rate limiter's backoff, without an attempt
- * limit; a {@link TerminalException} is not retried (until the object changes again). Nothing a
+ * limit; a {@link TerminalException}, thrown directly or as the cause (at any depth) of what is
+ * thrown, is not retried (until the object changes again). Nothing a
  * reconcile throws, not even an {@link Error} such as a {@link StackOverflowError}, stops a worker.
  */
 @FunctionalInterface

@@ -158,8 +158,9 @@ final class Worker implements Runnable {
             case TERMINAL -> {
                 metrics.terminalError(name);
                 metrics.error(name); // controller-runtime counts terminal errors among all errors too
+                TerminalException terminal = QueueAction.terminalIn(thrown);
                 log.error("{}: reconcile of {} failed for good (not retried): {}", name, request,
-                        thrown == null ? null : thrown.getMessage(), thrown);
+                        terminal == null ? null : terminal.getMessage(), thrown);
             }
             case ERROR -> {
                 metrics.error(name);

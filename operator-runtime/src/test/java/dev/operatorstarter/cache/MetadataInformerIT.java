@@ -29,6 +29,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Metadata-only informers against the real API server: built-in types, custom resources, owners. */
 @KubernetesTest(crds = "crds/gadgets.yaml")
@@ -36,13 +38,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class MetadataInformerIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    @Test
-    void aMetadataInformerCachesNamesLabelsAndVersionsAndFollowsChanges(KubernetesClient client,
-            TestNamespace namespace) throws Exception {
+    /** The informers' options: the initial list by a streaming watch, or by a plain list. */
+    private static InformerOptions options(boolean streamingList) {
+        return InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(streamingList).build())
+                .build();
+    }
+
+    @ParameterizedTest(name = "streaming list: {0}")
+    @ValueSource(booleans = {true, false})
+    void aMetadataInformerCachesNamesLabelsAndVersionsAndFollowsChanges(boolean streamingList,
+            KubernetesClient client, TestNamespace namespace) throws Exception {
         ResourceClient<ConfigMap> configMaps = client.coreV1().configMaps().inNamespace(namespace.name());
         configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("a").addToLabels("tier", "web")
                 .endMetadata().addToData("payload", "x".repeat(4096)).build());
-        try (SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults())) {
+        try (SharedInformerFactory factory = new SharedInformerFactory(client, options(streamingList))) {
             SharedIndexInformer<PartialObjectMetadata> informer = factory.metadataInformerFor(ConfigMap.class,
                     InformerScope.namespace(namespace.name()));
             assertThat(informer.name()).isEqualTo("configmaps/" + namespace.name() + " (metadata)");
@@ -52,7 +61,9 @@ class MetadataInformerIT {
             factory.waitForCacheSync(WAIT);
 
             PartialObjectMetadata cached = informer.lister().namespace(namespace.name()).get("a").orElseThrow();
-            assertThat(cached.getKind()).isEqualTo("PartialObjectMetadata");
+            assertThat(cached.getApiVersion() + " " + cached.getKind())
+                    .as("listed: the resource's own apiVersion and kind, as controller-runtime sets them")
+                    .isEqualTo("v1 ConfigMap");
             assertThat(cached.getMetadata().getLabels()).containsEntry("tier", "web");
             assertThat(cached.getMetadata().getResourceVersion()).isNotEmpty();
             assertThat(cached.getMetadata().getManagedFields()).as("stripped like full objects").isNullOrEmpty();
@@ -61,6 +72,8 @@ class MetadataInformerIT {
             configMaps.delete("a");
             await().atMost(WAIT).until(() -> informer.lister().namespace(namespace.name()).get("a").isEmpty()
                     && informer.lister().namespace(namespace.name()).get("b").isPresent());
+            PartialObjectMetadata watched = informer.lister().namespace(namespace.name()).get("b").orElseThrow();
+            assertThat(watched.getApiVersion() + " " + watched.getKind()).as("watched").isEqualTo("v1 ConfigMap");
         }
     }
 
@@ -78,7 +91,16 @@ class MetadataInformerIT {
             factory.start();
             factory.waitForCacheSync(WAIT);
             assertThat(gadgets.lister().namespace(namespace.name()).get("g1")).get()
-                    .satisfies(object -> assertThat(object.getApiVersion()).isEqualTo("meta.k8s.io/v1"));
+                    .satisfies(object -> assertThat(object.getApiVersion() + " " + object.getKind())
+                            .as("found by discovery").isEqualTo("runtime.operatorstarter.dev/v1 Gadget"));
+            Gadget later = new Gadget();
+            later.getMetadata().setName("g2");
+            later.getSpec().put("size", 4);
+            client.resources(Gadget.class).inNamespace(namespace.name()).create(later);
+            await().atMost(WAIT).until(() -> gadgets.lister().namespace(namespace.name()).get("g2").isPresent());
+            assertThat(gadgets.lister().namespace(namespace.name()).get("g2")).get()
+                    .satisfies(object -> assertThat(object.getApiVersion() + " " + object.getKind())
+                            .as("watched").isEqualTo("runtime.operatorstarter.dev/v1 Gadget"));
         }
     }
 
@@ -126,9 +148,10 @@ class MetadataInformerIT {
         }
     }
 
-    @Test
-    void aServerThatIgnoresTheNegotiationSendsFullObjectsWhichAreCachedAsTheirMetadata(KubernetesClient client,
-            ClusterConnection connection, TestNamespace namespace) throws Exception {
+    @ParameterizedTest(name = "streaming list: {0}")
+    @ValueSource(booleans = {true, false})
+    void aServerThatIgnoresTheNegotiationSendsFullObjectsWhichAreCachedAsTheirMetadata(boolean streamingList,
+            KubernetesClient client, ClusterConnection connection, TestNamespace namespace) throws Exception {
         ResourceClient<ConfigMap> configMaps = client.coreV1().configMaps().inNamespace(namespace.name());
         configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("full").addToLabels("tier", "db")
                 .endMetadata().addToData("payload", "y".repeat(1024)).build());
@@ -139,17 +162,22 @@ class MetadataInformerIT {
             // does not offer PartialObjectMetadata would answer.
             proxy.inject(RequestMatcher.pathPrefix("/api/v1/namespaces/" + namespace.name() + "/configmaps"),
                     Fault.requestHeader("Accept", "application/json"));
-            try (SharedInformerFactory factory = new SharedInformerFactory(proxied, InformerOptions.defaults())) {
+            try (SharedInformerFactory factory = new SharedInformerFactory(proxied, options(streamingList))) {
                 SharedIndexInformer<PartialObjectMetadata> informer = factory.metadataInformerFor(ConfigMap.class,
                         InformerScope.namespace(namespace.name()));
                 factory.start();
                 factory.waitForCacheSync(WAIT);
                 PartialObjectMetadata cached = informer.lister().namespace(namespace.name()).get("full").orElseThrow();
-                assertThat(cached.getKind()).as("a full object came back").isEqualTo("ConfigMap");
+                assertThat(cached.getApiVersion() + " " + cached.getKind()).as("listed as a full object")
+                        .isEqualTo("v1 ConfigMap");
                 assertThat(cached.getMetadata().getLabels()).containsEntry("tier", "db");
 
                 configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("later").endMetadata().build());
                 await().atMost(WAIT).until(() -> informer.lister().namespace(namespace.name()).get("later").isPresent());
+                PartialObjectMetadata watched = informer.lister().namespace(namespace.name()).get("later")
+                        .orElseThrow();
+                assertThat(watched.getApiVersion() + " " + watched.getKind()).as("watched as a full object")
+                        .isEqualTo("v1 ConfigMap");
             }
         }
     }

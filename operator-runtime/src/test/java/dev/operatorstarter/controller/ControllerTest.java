@@ -189,6 +189,25 @@ class ControllerTest {
     }
 
     @Test
+    void aTerminalErrorArrivingAsTheCauseOfAnotherExceptionIsNotRetried() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        start(List.of(configMap("a", "1"), configMap("b", "1")), fast("wrapped-terminal"), request -> {
+            attempts.incrementAndGet();
+            if (request.name().equals("a")) {
+                return java.util.concurrent.CompletableFuture.<ReconcileResult>supplyAsync(() -> {
+                    throw new TerminalException("spec.size must be positive");
+                }).join(); // throws a CompletionException whose cause is the TerminalException
+            }
+            return ReconcileResult.done();
+        });
+        await().until(() -> registry.find("controller.runtime.terminal.reconcile.errors").counter() != null
+                && attempts.get() == 2);
+        await().during(Duration.ofMillis(200)).until(() -> attempts.get() == 2);
+        assertThat(registry.get("controller.runtime.terminal.reconcile.errors").counter().count()).isEqualTo(1);
+        assertThat(registry.get("controller.runtime.reconcile.errors").counter().count()).isEqualTo(1);
+    }
+
+    @Test
     void anErrorSuchAsAStackOverflowDoesNotKillTheWorker() throws Exception {
         Set<String> done = ConcurrentHashMap.newKeySet();
         AtomicInteger overflows = new AtomicInteger();

@@ -34,10 +34,33 @@ class QueueActionTest {
                         Step.ADD_RATE_LIMITED, Duration.ZERO, "error", Failure.ERROR),
                 Arguments.of("a terminal error", null, new TerminalException("spec.size must be positive"),
                         Step.FORGET, Duration.ZERO, "error", Failure.TERMINAL),
+                Arguments.of("a terminal error wrapped by CompletableFuture.join", null,
+                        new java.util.concurrent.CompletionException(new TerminalException("spec.size must be positive")),
+                        Step.FORGET, Duration.ZERO, "error", Failure.TERMINAL),
+                Arguments.of("a terminal error wrapped by Future.get", null,
+                        new java.util.concurrent.ExecutionException(new TerminalException("spec.size must be positive")),
+                        Step.FORGET, Duration.ZERO, "error", Failure.TERMINAL),
+                Arguments.of("a terminal error three wrappers deep", null,
+                        new IllegalStateException("reconcile step failed", new java.io.UncheckedIOException(
+                                new java.io.IOException("write failed", new TerminalException("forbidden")))),
+                        Step.FORGET, Duration.ZERO, "error", Failure.TERMINAL),
+                Arguments.of("a terminal error inside an Error", null,
+                        new ExceptionInInitializerError(new TerminalException("bad config")),
+                        Step.FORGET, Duration.ZERO, "error", Failure.TERMINAL),
+                Arguments.of("a cause chain with a cycle and no terminal error", null, cycle(),
+                        Step.ADD_RATE_LIMITED, Duration.ZERO, "error", Failure.ERROR),
                 Arguments.of("an Error", null, new StackOverflowError("deep"),
                         Step.ADD_RATE_LIMITED, Duration.ZERO, "error", Failure.PANIC),
                 Arguments.of("an AssertionError", null, new AssertionError("bug"),
                         Step.ADD_RATE_LIMITED, Duration.ZERO, "error", Failure.PANIC));
+    }
+
+    /** Two exceptions each the other's cause, as a careless wrapper can make them. */
+    private static Exception cycle() {
+        IllegalStateException outer = new IllegalStateException("outer");
+        RuntimeException inner = new RuntimeException("inner", outer);
+        outer.initCause(inner);
+        return outer;
     }
 
     @ParameterizedTest(name = "{0}")

@@ -54,7 +54,8 @@ class MetadataOwnerIT {
                 assertThat(secrets.namespace(ns).list()).extracting(s -> s.getMetadata().getName())
                         .as("the unlabelled one and the one of the skipped type stay out").containsExactly("managed");
                 assertThat(secrets.namespace(ns).get("managed")).get()
-                        .satisfies(cached -> assertThat(cached.getKind()).isEqualTo("PartialObjectMetadata"));
+                        .satisfies(cached -> assertThat(cached.getApiVersion() + " " + cached.getKind())
+                                .isEqualTo("v1 Secret"));
 
                 admin.coreV1().secrets().inNamespace(ns).patch("managed",
                         dev.operatorstarter.client.rest.PatchType.MERGE,

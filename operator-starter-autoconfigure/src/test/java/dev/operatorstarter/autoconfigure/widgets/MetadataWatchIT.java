@@ -54,7 +54,8 @@ class MetadataWatchIT {
                 assertThat(secrets.namespace(ns).list()).as("the selector of operator.informers.resources applies")
                         .extracting(s -> s.getMetadata().getName()).containsExactly("target");
                 assertThat(secrets.namespace(ns).get("target")).get()
-                        .satisfies(cached -> assertThat(cached.getKind()).isEqualTo("PartialObjectMetadata"));
+                        .satisfies(cached -> assertThat(cached.getApiVersion() + " " + cached.getKind())
+                                .isEqualTo("v1 Secret"));
 
                 admin.coreV1().secrets().inNamespace(ns).patch("target", PatchType.MERGE,
                         Map.of("stringData", Map.of("value", "second")));

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -180,15 +179,18 @@ public final class KubeconfigLoader {
         if (server == null || server.isEmpty()) {
             throw field.error("server", "is missing");
         }
+        // Messages show the URL as RedactedUri prints it: a server URL may carry user info.
         try {
             URI uri = new URI(server);
             if (uri.getScheme() == null || uri.getHost() == null) {
-                throw field.error("server", "\"" + server + "\" is not an absolute URL such as https://host:6443");
+                throw field.error("server", "\"" + RedactedUri.text(server)
+                        + "\" is not an absolute URL such as https://host:6443");
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw field.error("server", "\"" + server + "\" is not an absolute URL such as https://host:6443 ("
-                    + e.getReason() + ")");
+            // getReason() only: the exception's message quotes the whole input
+            throw field.error("server", "\"" + RedactedUri.text(server)
+                    + "\" is not an absolute URL such as https://host:6443 (" + e.getReason() + ")");
         }
     }
 
@@ -197,16 +199,19 @@ public final class KubeconfigLoader {
         if (proxy == null || proxy.isEmpty()) {
             return null;
         }
+        // Messages show the URL as RedactedUri prints it: its user info is the proxy's password.
+        URI uri;
         try {
-            URI uri = new URI(proxy);
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!List.of("http", "https", "socks5").contains(scheme) || uri.getHost() == null) {
-                throw field.error("proxy-url", "\"" + proxy + "\" must be an http://, https:// or socks5:// URL");
-            }
-            return uri;
+            uri = new URI(proxy);
         } catch (URISyntaxException e) {
-            throw field.error("proxy-url", "\"" + proxy + "\" is not a valid URL: " + e.getReason());
+            // getReason() only: the exception's message quotes the whole input
+            throw field.error("proxy-url", "\"" + RedactedUri.text(proxy) + "\" is not a valid URL: " + e.getReason());
         }
+        String problem = ProxyScheme.problem(uri);
+        if (problem != null) {
+            throw field.error("proxy-url", "\"" + new RedactedUri(uri) + "\" " + problem);
+        }
+        return uri;
     }
 
     private static List<X509Certificate> certificateAuthorities(JsonNode cluster, Field field) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.File;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -391,5 +392,61 @@ class KubeconfigLoaderTest {
 
         assertThat(fromEnvironment.proxy()).hasToString("http://corporate:3128");
         assertThat(own.proxy()).hasToString("socks5://own:1080");
+    }
+
+    @Test
+    void anInvalidProxyUrlIsNamedWithoutItsPassword() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://h", proxy-url: "http://me:hunter2@proxy:3128/a b"}}]
+                contexts: [{name: c, context: {cluster: c}}]
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("kubeconfig " + file + ": context \"c\": cluster \"c\": proxy-url "
+                        + "\"http://***@proxy:3128/a b\" is not a valid URL")
+                .message().doesNotContain("hunter2");
+    }
+
+    @Test
+    void anHttpsProxyUrlIsRefusedNamingTheFileAndCluster() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://h", proxy-url: "https://me:hunter2@proxy:443"}}]
+                contexts: [{name: c, context: {cluster: c}}]
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("kubeconfig " + file + ": context \"c\": cluster \"c\": proxy-url "
+                        + "\"https://***@proxy:443\" is an https:// proxy, which this client cannot use")
+                .message().doesNotContain("hunter2");
+    }
+
+    @Test
+    void aServerUrlWithUserInfoIsNamedWithoutIt() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://me:hunter2@/no-host"}}]
+                contexts: [{name: c, context: {cluster: c}}]
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("server \"https://***@/no-host\"")
+                .message().doesNotContain("hunter2");
+    }
+
+    @Test
+    void toStringHidesUserInfoOfTheServerAndTheProxy() {
+        ClientConfig config = new ClientConfig(URI.create("https://me:hunter2@api:6443"), TlsSettings.defaults(),
+                Credentials.none(), URI.create("socks5://me:hunter3@proxy:1080"), "default", "test");
+
+        assertThat(config.toString()).contains("server=https://***@api:6443", "proxy=socks5://***@proxy:1080")
+                .doesNotContain("hunter");
+    }
+
+    @Test
+    void aConfigWithAnHttpsProxyCannotBeBuilt() {
+        assertThatThrownBy(() -> new ClientConfig(URI.create("https://api:6443"), TlsSettings.defaults(),
+                Credentials.none(), URI.create("https://me:hunter2@proxy:443"), "default", "test"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("proxy https://***@proxy:443 (from test) is an https:// proxy")
+                .message().doesNotContain("hunter2");
     }
 }

@@ -44,9 +44,10 @@ public record ClientConfig(URI server, TlsSettings tls, Credentials credentials,
     }
 
     /**
-     * The configuration a process would use without being told: the kubeconfig files in
-     * {@code KUBECONFIG}, else {@code ~/.kube/config}, else the in-cluster service-account files;
-     * without a {@code proxy-url}, {@code HTTPS_PROXY}/{@code NO_PROXY} apply as in client-go.
+     * The configuration a process would use without being told, in controller-runtime's order: the
+     * kubeconfig files in {@code KUBECONFIG}, else the in-cluster service account when running in a
+     * pod, else {@code ~/.kube/config} (see {@link KubeconfigLoader#fromEnvironment}); without a
+     * {@code proxy-url}, {@code HTTPS_PROXY}/{@code NO_PROXY} apply as in client-go.
      *
      * @throws ConfigException naming what was tried when none of them is usable
      */

@@ -41,22 +41,38 @@ public final class KubeconfigLoader {
     }
 
     /**
-     * The configuration found from {@code environment}: the files in {@code KUBECONFIG}, else
-     * {@code $HOME/.kube/config} if it exists, else the in-cluster service account when
-     * {@code KUBERNETES_SERVICE_HOST} is set. Without a {@code proxy-url}, the proxy comes from
-     * {@code HTTPS_PROXY}/{@code HTTP_PROXY} and {@code NO_PROXY}, as in client-go.
+     * The configuration found from {@code environment}, in controller-runtime's order:
+     * <ol>
+     *   <li>the files in {@code KUBECONFIG}, when it is set;</li>
+     *   <li>the in-cluster service account, when running in a pod: {@code KUBERNETES_SERVICE_HOST}
+     *       and {@code KUBERNETES_SERVICE_PORT} are set and the service-account token
+     *       ({@link #SERVICE_ACCOUNT_DIRECTORY}{@code /token}) is readable;</li>
+     *   <li>{@code $HOME/.kube/config}, when it exists;</li>
+     *   <li>otherwise a {@link ConfigException} saying what was tried (and, when
+     *       {@code KUBERNETES_SERVICE_HOST} is set, what the pod lacks).</li>
+     * </ol>
+     * So in a pod the service account wins over a {@code ~/.kube/config} that happens to be in the
+     * image, and an explicit kubeconfig still wins over both. Without a {@code proxy-url}, the
+     * proxy comes from {@code HTTPS_PROXY}/{@code HTTP_PROXY} and {@code NO_PROXY}, as in client-go.
      *
      * @param context the context to use, or {@code null} for the current context
      */
     public static ClientConfig fromEnvironment(Map<String, String> environment, @Nullable String context) {
-        ClientConfig config = fromEnvironmentWithoutProxy(environment, context);
+        return fromEnvironment(environment, context, SERVICE_ACCOUNT_DIRECTORY);
+    }
+
+    /** {@link #fromEnvironment(Map, String)} with the service-account folder as an input, for tests. */
+    static ClientConfig fromEnvironment(Map<String, String> environment, @Nullable String context,
+            Path serviceAccountDirectory) {
+        ClientConfig config = fromEnvironmentWithoutProxy(environment, context, serviceAccountDirectory);
         if (config.proxy() != null) {
             return config; // the kubeconfig's proxy-url wins over the environment
         }
         return config.withProxy(EnvironmentProxy.forServer(config.server(), environment));
     }
 
-    private static ClientConfig fromEnvironmentWithoutProxy(Map<String, String> environment, @Nullable String context) {
+    private static ClientConfig fromEnvironmentWithoutProxy(Map<String, String> environment, @Nullable String context,
+            Path serviceAccountDirectory) {
         String kubeconfig = environment.get("KUBECONFIG");
         if (kubeconfig != null && !kubeconfig.isBlank()) {
             List<Path> files = new ArrayList<>();
@@ -67,16 +83,19 @@ public final class KubeconfigLoader {
             }
             return load(files, context);
         }
+        if (InClusterConfig.inPod(environment, serviceAccountDirectory)) {
+            return InClusterConfig.load(environment, serviceAccountDirectory);
+        }
         String home = environment.getOrDefault("HOME", System.getProperty("user.home"));
         Path defaultFile = Path.of(home, ".kube", "config");
         if (Files.isRegularFile(defaultFile)) {
             return load(List.of(defaultFile), context);
         }
         if (environment.containsKey("KUBERNETES_SERVICE_HOST")) {
-            return InClusterConfig.load(environment, SERVICE_ACCOUNT_DIRECTORY);
+            return InClusterConfig.load(environment, serviceAccountDirectory); // says what the pod lacks
         }
-        throw new ConfigException.NotFound("no Kubernetes configuration found: KUBECONFIG is not set, " + defaultFile
-                + " does not exist, and KUBERNETES_SERVICE_HOST is not set (not running in a pod)");
+        throw new ConfigException.NotFound("no Kubernetes configuration found: KUBECONFIG is not set, "
+                + "KUBERNETES_SERVICE_HOST is not set (not running in a pod), and " + defaultFile + " does not exist");
     }
 
     /** Reads one kubeconfig file. */

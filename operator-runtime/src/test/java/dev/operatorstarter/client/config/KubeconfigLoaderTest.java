@@ -449,4 +449,77 @@ class KubeconfigLoaderTest {
                 .hasMessageStartingWith("proxy https://***@proxy:443 (from test) is an https:// proxy")
                 .message().doesNotContain("hunter2");
     }
+
+    // --- loading order (controller-runtime's: KUBECONFIG, in-cluster, ~/.kube/config) ---
+
+    private Path homeWithKubeconfig() throws Exception {
+        write("home/.kube/config", """
+                current-context: laptop
+                clusters: [{name: c, cluster: {server: "https://laptop.example:6443"}}]
+                contexts: [{name: laptop, context: {cluster: c}}]
+                """);
+        return temp.resolve("home");
+    }
+
+    private Path serviceAccount() throws Exception {
+        Path account = Files.createDirectories(temp.resolve("sa"));
+        Files.writeString(account.resolve("token"), "pod-token");
+        Files.writeString(account.resolve("namespace"), "operators");
+        return account;
+    }
+
+    @Test
+    void inAPodTheServiceAccountWinsOverAKubeconfigInTheHomeFolder() throws Exception {
+        Map<String, String> pod = Map.of("HOME", homeWithKubeconfig().toString(), "KUBERNETES_SERVICE_HOST", "10.96.0.1",
+                "KUBERNETES_SERVICE_PORT", "443");
+
+        ClientConfig config = KubeconfigLoader.fromEnvironment(pod, null, serviceAccount());
+
+        assertThat(config.server()).hasToString("https://10.96.0.1:443");
+        assertThat(config.source()).startsWith("in-cluster");
+        assertThat(config.namespace()).isEqualTo("operators");
+    }
+
+    @Test
+    void inAPodAnExplicitKubeconfigStillWins() throws Exception {
+        Path explicit = write("explicit", """
+                current-context: e
+                clusters: [{name: c, cluster: {server: "https://explicit.example:6443"}}]
+                contexts: [{name: e, context: {cluster: c}}]
+                """);
+        Map<String, String> pod = Map.of("HOME", homeWithKubeconfig().toString(), "KUBERNETES_SERVICE_HOST", "10.96.0.1",
+                "KUBERNETES_SERVICE_PORT", "443", "KUBECONFIG", explicit.toString());
+
+        ClientConfig config = KubeconfigLoader.fromEnvironment(pod, null, serviceAccount());
+
+        assertThat(config.server()).hasToString("https://explicit.example:6443");
+    }
+
+    @Test
+    void withoutAServiceAccountTokenTheHomeKubeconfigIsUsedEvenWhereTheServiceVariablesAreSet() throws Exception {
+        Map<String, String> noToken = Map.of("HOME", homeWithKubeconfig().toString(), "KUBERNETES_SERVICE_HOST",
+                "10.96.0.1", "KUBERNETES_SERVICE_PORT", "443");
+
+        ClientConfig config = KubeconfigLoader.fromEnvironment(noToken, null, temp.resolve("no-such-folder"));
+
+        assertThat(config.server()).hasToString("https://laptop.example:6443");
+    }
+
+    @Test
+    void outsideAPodTheHomeKubeconfigIsUsed() throws Exception {
+        ClientConfig config = KubeconfigLoader.fromEnvironment(Map.of("HOME", homeWithKubeconfig().toString()), null,
+                serviceAccount());
+
+        assertThat(config.server()).hasToString("https://laptop.example:6443");
+    }
+
+    @Test
+    void aPodWithoutATokenAndWithoutAKubeconfigSaysWhatThePodLacks() {
+        Map<String, String> noToken = Map.of("HOME", temp.toString(), "KUBERNETES_SERVICE_HOST", "10.96.0.1",
+                "KUBERNETES_SERVICE_PORT", "443");
+
+        assertThatThrownBy(() -> KubeconfigLoader.fromEnvironment(noToken, null, temp.resolve("sa")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("the service-account token " + temp.resolve("sa").resolve("token") + " is missing");
+    }
 }

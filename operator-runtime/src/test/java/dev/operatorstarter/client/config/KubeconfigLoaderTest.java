@@ -522,4 +522,58 @@ class KubeconfigLoaderTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("the service-account token " + temp.resolve("sa").resolve("token") + " is missing");
     }
+
+    @Test
+    void aYamlErrorIsLocatedButTheTextAroundItIsNeverQuoted() throws Exception {
+        Path file = write("config", """
+                users:
+                - name: u
+                  user:
+                    token: hunter2-secret: oops
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessage("kubeconfig " + file + " is not valid YAML at line 4, column 26")
+                .hasNoCause();
+    }
+
+    @Test
+    void aListWhereAStringBelongsIsNamedWithoutItsContent() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://h"}}]
+                users: [{name: u, user: {token: [hunter2-secret]}}]
+                contexts: [{name: c, context: {cluster: c, user: u}}]
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessage("kubeconfig " + file + ": context \"c\": field token must be a single value, not a list");
+    }
+
+    @Test
+    void aNameThatSwallowedPartOfTheFileIsNotQuoted() throws Exception {
+        // a stray quote makes the cluster's "name" run on over the users and their token
+        Path file = write("config", """
+                clusters:
+                - name: "c
+                  cluster: {server: https://h}
+                users:
+                - name: u
+                  user: {token: hunter2-secret}
+                - name: "
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessageMatching("kubeconfig .*: clusters\\[0\\] \\(\"<\\d+ characters, not shown>\"\\) has no cluster mapping")
+                .message().doesNotContain("hunter2");
+    }
+
+    @Test
+    void aServerWithAnotherSchemeIsNamedAsTheField() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "ftp://me:hunter2@h:21"}}]
+                contexts: [{name: c, context: {cluster: c}}]
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessage("kubeconfig " + file + ": context \"c\": cluster \"c\": server \"ftp://***@h:21\" must start "
+                        + "with https:// or http://");
+    }
 }

@@ -5,13 +5,14 @@ import dev.operatorstarter.cache.InformerSyncException;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
-import dev.operatorstarter.client.discovery.ResourceLookup;
+import dev.operatorstarter.client.config.RedactedUri;
 import dev.operatorstarter.client.discovery.ResourceLookup.NotServed;
+import dev.operatorstarter.client.discovery.ResourceLookup;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.event.EventBroadcaster;
+import dev.operatorstarter.internal.Poll;
 import dev.operatorstarter.leaderelection.LeaderCallbacks;
 import dev.operatorstarter.leaderelection.LeaderElector;
-import dev.operatorstarter.internal.Poll;
 import dev.operatorstarter.manager.ManagerOptions.OnMissingResource;
 import dev.operatorstarter.sharding.Sharding;
 import dev.operatorstarter.time.TimeSource;
@@ -342,7 +343,7 @@ public final class Manager implements AutoCloseable {
     }
 
     private String server() {
-        return client.config().server().toString();
+        return new RedactedUri(client.config().server()).toString(); // printed in messages: no user info
     }
 
     private void syncThenRun() {

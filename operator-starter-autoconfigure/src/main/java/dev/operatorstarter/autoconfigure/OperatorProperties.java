@@ -36,7 +36,7 @@ public record OperatorProperties(@DefaultValue("true") boolean enabled, @Default
      * How to reach the API server.
      *
      * @param kubeconfig the kubeconfig file to read; default: the files in {@code KUBECONFIG}, else
-     *     {@code ~/.kube/config}, else the pod's service account
+     *     the pod's service account when running in a pod, else {@code ~/.kube/config}
      * @param context the kubeconfig context to use; default the current context
      * @param namespace the default namespace (for the leader-election lease, among others); default
      *     the context's namespace, or the pod's namespace in a cluster

@@ -2,6 +2,7 @@ package dev.operatorstarter.autoconfigure;
 
 import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.cache.SharedInformerFactory;
+import dev.operatorstarter.client.config.RedactedUri;
 import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.manager.ControllerStatus;
 import dev.operatorstarter.manager.Manager;
@@ -134,7 +135,7 @@ public final class OperatorStatus {
      * resource, its CRD). Empty when everything is served, or was never checked.
      */
     public List<String> waitingFor() {
-        String server = manager.client().config().server().toString();
+        String server = new RedactedUri(manager.client().config().server()).toString();
         return manager.missingResources().stream().map(missing -> missing.describe(server)).toList();
     }
 

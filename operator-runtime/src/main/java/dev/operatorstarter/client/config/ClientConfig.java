@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
  * @param server the API server's base URL, for example {@code https://10.0.0.1:443}
  * @param tls how TLS is verified and which client certificate is presented
  * @param credentials how requests are authenticated
- * @param proxy an HTTP or SOCKS5 proxy ({@code proxy-url}), or {@code null} for a direct connection
+ * @param proxy an {@code http://} or {@code socks5://} proxy ({@code proxy-url}), or {@code null} for a direct
+ *     connection; an {@code https://} proxy is refused, since the client cannot speak TLS to a proxy and
+ *     would send the {@code Proxy-Authorization} and the CONNECT in cleartext
  * @param namespace the default namespace ({@code default} when the source names none)
  * @param source where this came from, for messages: a kubeconfig file and context, or "in-cluster"
  */
@@ -26,18 +28,26 @@ public record ClientConfig(URI server, TlsSettings tls, Credentials credentials,
         Objects.requireNonNull(source, "source");
         String scheme = server.getScheme();
         if (!"https".equals(scheme) && !"http".equals(scheme)) {
-            throw new IllegalArgumentException("server URL " + server + " (from " + source
+            throw new IllegalArgumentException("server URL " + new RedactedUri(server) + " (from " + source
                     + ") must start with https:// or http://");
         }
         if (server.getHost() == null) {
-            throw new IllegalArgumentException("server URL " + server + " (from " + source + ") has no host");
+            throw new IllegalArgumentException("server URL " + new RedactedUri(server) + " (from " + source
+                    + ") has no host");
+        }
+        if (proxy != null) {
+            String problem = ProxyScheme.problem(proxy);
+            if (problem != null) {
+                throw new IllegalArgumentException("proxy " + new RedactedUri(proxy) + " (from " + source + ") " + problem);
+            }
         }
     }
 
     /**
-     * The configuration a process would use without being told: the kubeconfig files in
-     * {@code KUBECONFIG}, else {@code ~/.kube/config}, else the in-cluster service-account files;
-     * without a {@code proxy-url}, {@code HTTPS_PROXY}/{@code NO_PROXY} apply as in client-go.
+     * The configuration a process would use without being told, in controller-runtime's order: the
+     * kubeconfig files in {@code KUBECONFIG}, else the in-cluster service account when running in a
+     * pod, else {@code ~/.kube/config} (see {@link KubeconfigLoader#fromEnvironment}); without a
+     * {@code proxy-url}, {@code HTTPS_PROXY}/{@code NO_PROXY} apply as in client-go.
      *
      * @throws ConfigException naming what was tried when none of them is usable
      */
@@ -45,12 +55,11 @@ public record ClientConfig(URI server, TlsSettings tls, Credentials credentials,
         return KubeconfigLoader.fromEnvironment(System.getenv(), null);
     }
 
-    /** Everything but secrets: a proxy URL's user info is hidden, credentials redact themselves. */
+    /** Everything but secrets: URLs as {@link RedactedUri} prints them, credentials redact themselves. */
     @Override
     public String toString() {
-        String proxyText = proxy == null ? "none" : proxy.getUserInfo() == null ? proxy.toString()
-                : proxy.getScheme() + "://<redacted>@" + proxy.getHost() + (proxy.getPort() > 0 ? ":" + proxy.getPort() : "");
-        return "ClientConfig[server=" + server + ", tls=" + tls + ", credentials=" + credentials + ", proxy=" + proxyText
+        String proxyText = proxy == null ? "none" : new RedactedUri(proxy).toString();
+        return "ClientConfig[server=" + new RedactedUri(server) + ", tls=" + tls + ", credentials=" + credentials + ", proxy=" + proxyText
                 + ", namespace=" + namespace + ", source=" + source + "]";
     }
 

@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
  * servers, {@code HTTP_PROXY} for http ones (upper or lower case), unless {@code NO_PROXY} matches
  * the host: {@code *}, a host name, a domain (with or without a leading dot, matching its
  * subdomains), an IP address or a CIDR range; ports in entries are ignored. Loopback hosts never
- * use a proxy.
+ * use a proxy. As in Go, the proxy may be a URL or {@code host[:port]} (then {@code http://});
+ * {@code http://} and {@code socks5://} proxies are used, an {@code https://} one is refused (see
+ * {@link ProxyScheme}). Messages print the proxy as {@link RedactedUri} does.
  */
 final class EnvironmentProxy {
 
@@ -35,17 +37,20 @@ final class EnvironmentProxy {
         if (host.equals("localhost") || isLoopback(host) || excluded(host, first(environment, "NO_PROXY"))) {
             return null;
         }
+        String variable = https ? "HTTPS_PROXY" : "HTTP_PROXY";
+        URI uri;
         try {
-            URI uri = new URI(proxy.contains("://") ? proxy : "http://" + proxy);
-            if (uri.getHost() == null) {
-                throw new ConfigException("the proxy " + proxy + " in " + (https ? "HTTPS_PROXY" : "HTTP_PROXY")
-                        + " has no host");
-            }
-            return uri;
+            uri = new URI(proxy.contains("://") ? proxy : "http://" + proxy);
         } catch (URISyntaxException e) {
-            throw new ConfigException("the proxy " + proxy + " in " + (https ? "HTTPS_PROXY" : "HTTP_PROXY")
-                    + " is not a valid URL: " + e.getReason(), e);
+            // Not chained, and getReason() only: the exception's message quotes the URL with its password.
+            throw new ConfigException("the proxy " + RedactedUri.text(proxy) + " in " + variable + " is not a valid URL: "
+                    + e.getReason());
         }
+        String problem = ProxyScheme.problem(uri);
+        if (problem != null) {
+            throw new ConfigException("the proxy " + new RedactedUri(uri) + " in " + variable + " " + problem);
+        }
+        return uri;
     }
 
     private static @Nullable String first(Map<String, String> environment, String name) {

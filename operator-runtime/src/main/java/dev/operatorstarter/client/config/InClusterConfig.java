@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The configuration of a process running in a pod: the API server from
@@ -20,6 +21,21 @@ public final class InClusterConfig {
     /** Reads the in-cluster configuration from the standard service-account folder. */
     public static ClientConfig load() {
         return load(System.getenv(), KubeconfigLoader.SERVICE_ACCOUNT_DIRECTORY);
+    }
+
+    /**
+     * Whether this process runs in a pod with a service account, as client-go's
+     * {@code rest.InClusterConfig} decides: {@code KUBERNETES_SERVICE_HOST} and
+     * {@code KUBERNETES_SERVICE_PORT} are set and the token file in {@code serviceAccountDirectory}
+     * is readable.
+     */
+    static boolean inPod(Map<String, String> environment, Path serviceAccountDirectory) {
+        return !isBlank(environment.get("KUBERNETES_SERVICE_HOST")) && !isBlank(environment.get("KUBERNETES_SERVICE_PORT"))
+                && Files.isReadable(serviceAccountDirectory.resolve("token"));
+    }
+
+    private static boolean isBlank(@Nullable String value) {
+        return value == null || value.isBlank();
     }
 
     /** Reads the in-cluster configuration from {@code environment} and {@code serviceAccountDirectory}. */

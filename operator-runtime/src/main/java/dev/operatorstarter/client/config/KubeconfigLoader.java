@@ -13,10 +13,10 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
@@ -42,22 +42,38 @@ public final class KubeconfigLoader {
     }
 
     /**
-     * The configuration found from {@code environment}: the files in {@code KUBECONFIG}, else
-     * {@code $HOME/.kube/config} if it exists, else the in-cluster service account when
-     * {@code KUBERNETES_SERVICE_HOST} is set. Without a {@code proxy-url}, the proxy comes from
-     * {@code HTTPS_PROXY}/{@code HTTP_PROXY} and {@code NO_PROXY}, as in client-go.
+     * The configuration found from {@code environment}, in controller-runtime's order:
+     * <ol>
+     *   <li>the files in {@code KUBECONFIG}, when it is set;</li>
+     *   <li>the in-cluster service account, when running in a pod: {@code KUBERNETES_SERVICE_HOST}
+     *       and {@code KUBERNETES_SERVICE_PORT} are set and the service-account token
+     *       ({@link #SERVICE_ACCOUNT_DIRECTORY}{@code /token}) is readable;</li>
+     *   <li>{@code $HOME/.kube/config}, when it exists;</li>
+     *   <li>otherwise a {@link ConfigException} saying what was tried (and, when
+     *       {@code KUBERNETES_SERVICE_HOST} is set, what the pod lacks).</li>
+     * </ol>
+     * So in a pod the service account wins over a {@code ~/.kube/config} that happens to be in the
+     * image, and an explicit kubeconfig still wins over both. Without a {@code proxy-url}, the
+     * proxy comes from {@code HTTPS_PROXY}/{@code HTTP_PROXY} and {@code NO_PROXY}, as in client-go.
      *
      * @param context the context to use, or {@code null} for the current context
      */
     public static ClientConfig fromEnvironment(Map<String, String> environment, @Nullable String context) {
-        ClientConfig config = fromEnvironmentWithoutProxy(environment, context);
+        return fromEnvironment(environment, context, SERVICE_ACCOUNT_DIRECTORY);
+    }
+
+    /** {@link #fromEnvironment(Map, String)} with the service-account folder as an input, for tests. */
+    static ClientConfig fromEnvironment(Map<String, String> environment, @Nullable String context,
+            Path serviceAccountDirectory) {
+        ClientConfig config = fromEnvironmentWithoutProxy(environment, context, serviceAccountDirectory);
         if (config.proxy() != null) {
             return config; // the kubeconfig's proxy-url wins over the environment
         }
         return config.withProxy(EnvironmentProxy.forServer(config.server(), environment));
     }
 
-    private static ClientConfig fromEnvironmentWithoutProxy(Map<String, String> environment, @Nullable String context) {
+    private static ClientConfig fromEnvironmentWithoutProxy(Map<String, String> environment, @Nullable String context,
+            Path serviceAccountDirectory) {
         String kubeconfig = environment.get("KUBECONFIG");
         if (kubeconfig != null && !kubeconfig.isBlank()) {
             List<Path> files = new ArrayList<>();
@@ -68,16 +84,19 @@ public final class KubeconfigLoader {
             }
             return load(files, context);
         }
+        if (InClusterConfig.inPod(environment, serviceAccountDirectory)) {
+            return InClusterConfig.load(environment, serviceAccountDirectory);
+        }
         String home = environment.getOrDefault("HOME", System.getProperty("user.home"));
         Path defaultFile = Path.of(home, ".kube", "config");
         if (Files.isRegularFile(defaultFile)) {
             return load(List.of(defaultFile), context);
         }
         if (environment.containsKey("KUBERNETES_SERVICE_HOST")) {
-            return InClusterConfig.load(environment, SERVICE_ACCOUNT_DIRECTORY);
+            return InClusterConfig.load(environment, serviceAccountDirectory); // says what the pod lacks
         }
-        throw new ConfigException.NotFound("no Kubernetes configuration found: KUBECONFIG is not set, " + defaultFile
-                + " does not exist, and KUBERNETES_SERVICE_HOST is not set (not running in a pod)");
+        throw new ConfigException.NotFound("no Kubernetes configuration found: KUBECONFIG is not set, "
+                + "KUBERNETES_SERVICE_HOST is not set (not running in a pod), and " + defaultFile + " does not exist");
     }
 
     /** Reads one kubeconfig file. */
@@ -96,24 +115,59 @@ public final class KubeconfigLoader {
             if (!Files.exists(file)) {
                 continue; // kubectl skips listed files that do not exist
             }
-            merged.add(file, parse(file));
+            JsonNode root = parse(readBytes(file), file);
+            try {
+                merged.add(file, root);
+            } catch (WrongType e) {
+                throw e.at("kubeconfig " + file);
+            }
             read.add(file);
         }
         if (read.isEmpty()) {
             throw new ConfigException("none of the kubeconfig files " + files + " exists");
         }
+        return resolve(merged, read, context);
+    }
+
+    /**
+     * Reads {@code yaml} as if it were the content of {@code file} (relative paths in it resolve
+     * against the file's folder): the loader without the file system, for tests.
+     */
+    static ClientConfig read(byte[] yaml, Path file, @Nullable String context) {
+        Merged merged = new Merged();
+        JsonNode root = parse(yaml, file);
+        try {
+            merged.add(file, root);
+        } catch (WrongType e) {
+            throw e.at("kubeconfig " + file);
+        }
+        return resolve(merged, List.of(file), context);
+    }
+
+    private static ClientConfig resolve(Merged merged, List<Path> read, @Nullable String context) {
+        try {
+            return resolveChecked(merged, read, context);
+        } catch (WrongType e) {
+            String contextName = context != null ? context : merged.currentContext;
+            Entry entry = contextName == null ? null : merged.contexts.get(contextName);
+            throw e.at(entry == null ? "kubeconfig " + (read.size() == 1 ? read.get(0) : read)
+                    : "kubeconfig " + entry.file + ": context \"" + shown(contextName) + "\"");
+        }
+    }
+
+    private static ClientConfig resolveChecked(Merged merged, List<Path> read, @Nullable String context) {
         String where = read.size() == 1 ? "kubeconfig " + read.get(0) : "kubeconfig " + read;
         String contextName = context != null ? context : merged.currentContext;
         if (contextName == null || contextName.isEmpty()) {
             throw new ConfigException(where + " has no current-context and no context was given; contexts: "
-                    + merged.contexts.keySet());
+                    + shown(merged.contexts.keySet()));
         }
         Entry contextEntry = merged.contexts.get(contextName);
         if (contextEntry == null) {
-            throw new ConfigException.UnknownContext(where + " has no context \"" + contextName + "\"; contexts: "
-                    + merged.contexts.keySet(), contextName, new ArrayList<>(merged.contexts.keySet()));
+            throw new ConfigException.UnknownContext(where + " has no context \"" + shown(contextName) + "\"; contexts: "
+                    + shown(merged.contexts.keySet()), shown(contextName), shown(merged.contexts.keySet()));
         }
-        String inContext = "kubeconfig " + contextEntry.file + ": context \"" + contextName + "\"";
+        String inContext = "kubeconfig " + contextEntry.file + ": context \"" + shown(contextName) + "\"";
         String clusterName = text(contextEntry.node, "cluster");
         String userName = text(contextEntry.node, "user");
         if (clusterName == null) {
@@ -121,29 +175,30 @@ public final class KubeconfigLoader {
         }
         Entry cluster = merged.clusters.get(clusterName);
         if (cluster == null) {
-            throw new ConfigException(inContext + ": cluster \"" + clusterName + "\" is not defined; clusters: "
-                    + merged.clusters.keySet());
+            throw new ConfigException(inContext + ": cluster \"" + shown(clusterName) + "\" is not defined; clusters: "
+                    + shown(merged.clusters.keySet()));
         }
         Entry user = null;
         if (userName != null && !userName.isEmpty()) {
             user = merged.users.get(userName);
             if (user == null) {
-                throw new ConfigException(inContext + ": user \"" + userName + "\" is not defined; users: "
-                        + merged.users.keySet());
+                throw new ConfigException(inContext + ": user \"" + shown(userName) + "\" is not defined; users: "
+                        + shown(merged.users.keySet()));
             }
         }
         String namespace = text(contextEntry.node, "namespace");
-        String source = "kubeconfig " + contextEntry.file + ", context " + contextName;
-        Field clusterField = new Field(cluster.file, "context \"" + contextName + "\": cluster \"" + clusterName + "\"");
+        String source = "kubeconfig " + contextEntry.file + ", context " + shown(contextName);
+        Field clusterField = new Field(cluster.file, "context \"" + shown(contextName) + "\": cluster \""
+                + shown(clusterName) + "\"");
         URI server = server(cluster.node, clusterField);
         ClientCertificate certificate = null;
         Credentials credentials = Credentials.none();
         if (user != null) {
-            Field userField = new Field(user.file, "context \"" + contextName + "\": user \"" + userName + "\"");
+            Field userField = new Field(user.file, "context \"" + shown(contextName) + "\": user \"" + shown(userName) + "\"");
             certificate = clientCertificate(user.node, userField);
             credentials = credentials(user.node, userField);
         }
-        boolean insecure = cluster.node.path("insecure-skip-tls-verify").asBoolean(false);
+        boolean insecure = flag(cluster.node, "insecure-skip-tls-verify");
         List<X509Certificate> authorities = certificateAuthorities(cluster.node, clusterField);
         if (insecure && !authorities.isEmpty()) {
             // as client-go: a CA that would be ignored is a mistake worth stopping for
@@ -155,24 +210,47 @@ public final class KubeconfigLoader {
                 namespace == null || namespace.isEmpty() ? "default" : namespace, source);
     }
 
-    private static JsonNode parse(Path file) {
+    private static byte[] readBytes(Path file) {
         try {
-            JsonNode root = YAML.readTree(Files.newInputStream(file));
-            if (root == null || root.isMissingNode() || root.isNull()) {
-                return YAML.createObjectNode(); // an empty file is an empty configuration, as for kubectl
-            }
-            if (!root.isObject()) {
-                throw new ConfigException("kubeconfig " + file + " is not a YAML mapping");
-            }
-            return root;
+            return Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             throw new ConfigException("kubeconfig " + file + " does not exist", e);
         } catch (IOException e) {
             throw new ConfigException("cannot read kubeconfig " + file + ": " + e.getMessage(), e);
-        } catch (JacksonException e) {
-            throw new ConfigException("kubeconfig " + file + " is not valid YAML: " + e.getOriginalMessage()
-                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
         }
+    }
+
+    private static JsonNode parse(byte[] yaml, Path file) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(yaml);
+        } catch (JacksonException e) {
+            // Jackson's and SnakeYAML's messages quote the text around the error, which may be a
+            // token or a key: the message is built from the location alone, and the parser's
+            // exception is not kept as the cause, since its message would quote the text all the same.
+            throw new ConfigException("kubeconfig " + file + " is not valid YAML" + location(e) + problem(e));
+        }
+        if (root == null || root.isMissingNode() || root.isNull()) {
+            return YAML.createObjectNode(); // an empty file is an empty configuration, as for kubectl
+        }
+        if (!root.isObject()) {
+            throw new ConfigException("kubeconfig " + file + " is not a YAML mapping");
+        }
+        return root;
+    }
+
+    /** " at line L, column C" where the parser stopped, or nothing when it does not say. */
+    private static String location(JacksonException e) {
+        var where = e.getLocation();
+        if (where == null || where.getLineNr() < 1) {
+            return "";
+        }
+        return " at line " + where.getLineNr() + (where.getColumnNr() < 1 ? "" : ", column " + where.getColumnNr());
+    }
+
+    /** The one kind of parser problem whose message is ours to show: a limit (nesting, length) was passed. */
+    private static String problem(JacksonException e) {
+        return e instanceof StreamConstraintsException ? " (" + e.getOriginalMessage() + ")" : "";
     }
 
     private static URI server(JsonNode cluster, Field field) {
@@ -180,15 +258,21 @@ public final class KubeconfigLoader {
         if (server == null || server.isEmpty()) {
             throw field.error("server", "is missing");
         }
+        // Messages show the URL as RedactedUri prints it: a server URL may carry user info.
         try {
             URI uri = new URI(server);
             if (uri.getScheme() == null || uri.getHost() == null) {
-                throw field.error("server", "\"" + server + "\" is not an absolute URL such as https://host:6443");
+                throw field.error("server", "\"" + RedactedUri.text(server)
+                        + "\" is not an absolute URL such as https://host:6443");
+            }
+            if (!uri.getScheme().equals("https") && !uri.getScheme().equals("http")) {
+                throw field.error("server", "\"" + new RedactedUri(uri) + "\" must start with https:// or http://");
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw field.error("server", "\"" + server + "\" is not an absolute URL such as https://host:6443 ("
-                    + e.getReason() + ")");
+            // getReason() only: the exception's message quotes the whole input
+            throw field.error("server", "\"" + RedactedUri.text(server)
+                    + "\" is not an absolute URL such as https://host:6443 (" + e.getReason() + ")");
         }
     }
 
@@ -197,16 +281,19 @@ public final class KubeconfigLoader {
         if (proxy == null || proxy.isEmpty()) {
             return null;
         }
+        // Messages show the URL as RedactedUri prints it: its user info is the proxy's password.
+        URI uri;
         try {
-            URI uri = new URI(proxy);
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!List.of("http", "https", "socks5").contains(scheme) || uri.getHost() == null) {
-                throw field.error("proxy-url", "\"" + proxy + "\" must be an http://, https:// or socks5:// URL");
-            }
-            return uri;
+            uri = new URI(proxy);
         } catch (URISyntaxException e) {
-            throw field.error("proxy-url", "\"" + proxy + "\" is not a valid URL: " + e.getReason());
+            // getReason() only: the exception's message quotes the whole input
+            throw field.error("proxy-url", "\"" + RedactedUri.text(proxy) + "\" is not a valid URL: " + e.getReason());
         }
+        String problem = ProxyScheme.problem(uri);
+        if (problem != null) {
+            throw field.error("proxy-url", "\"" + new RedactedUri(uri) + "\" " + problem);
+        }
+        return uri;
     }
 
     private static List<X509Certificate> certificateAuthorities(JsonNode cluster, Field field) {
@@ -280,7 +367,7 @@ public final class KubeconfigLoader {
         if (!"client.authentication.k8s.io/v1".equals(apiVersion)
                 && !"client.authentication.k8s.io/v1beta1".equals(apiVersion)) {
             throw field.error("exec.apiVersion", apiVersion == null ? "is missing"
-                    : "\"" + apiVersion + "\" is not supported; use client.authentication.k8s.io/v1 or v1beta1");
+                    : "\"" + shown(apiVersion) + "\" is not supported; use client.authentication.k8s.io/v1 or v1beta1");
         }
         String command = text(exec, "command");
         if (command == null || command.isEmpty()) {
@@ -288,6 +375,9 @@ public final class KubeconfigLoader {
         }
         List<String> args = new ArrayList<>();
         for (JsonNode arg : exec.path("args")) {
+            if (arg.isContainer()) {
+                throw new WrongType("exec.args[]", arg);
+            }
             args.add(arg.asString());
         }
         Map<String, String> env = new LinkedHashMap<>();
@@ -296,7 +386,8 @@ public final class KubeconfigLoader {
             if (name == null) {
                 throw field.error("exec.env", "has an entry without name");
             }
-            env.put(name, variable.path("value").asString(""));
+            String value = text(variable, "value");
+            env.put(name, value == null ? "" : value);
         }
         String mode = text(exec, "interactiveMode");
         Credentials.InteractiveMode interactiveMode;
@@ -312,12 +403,12 @@ public final class KubeconfigLoader {
                 case "Never" -> Credentials.InteractiveMode.NEVER;
                 case "IfAvailable" -> Credentials.InteractiveMode.IF_AVAILABLE;
                 case "Always" -> Credentials.InteractiveMode.ALWAYS;
-                default -> throw field.error("exec.interactiveMode", "\"" + mode
+                default -> throw field.error("exec.interactiveMode", "\"" + shown(mode)
                         + "\" is not one of Never, IfAvailable, Always");
             };
         }
         return new Credentials.Exec(apiVersion, command, args, env, interactiveMode,
-                exec.path("provideClusterInfo").asBoolean(false), exec.path("installHint").asString(""),
+                flag(exec, "provideClusterInfo"), isEmpty(text(exec, "installHint")) ? "" : text(exec, "installHint"),
                 field.directory());
     }
 
@@ -358,9 +449,63 @@ public final class KubeconfigLoader {
         return value == null || value.isEmpty();
     }
 
+    /**
+     * A name or value from the file as a message shows it: as it is when it looks like a name (no
+     * white space or control characters, at most 253 characters), else only its length. A mangled
+     * file (a stray quote) can turn half of itself, tokens included, into one "name".
+     */
+    private static String shown(String value) {
+        boolean nameLike = value.length() <= 253
+                && value.chars().noneMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c));
+        return nameLike ? value : "<" + value.length() + " characters, not shown>";
+    }
+
+    private static List<String> shown(java.util.Collection<String> values) {
+        return values.stream().map(KubeconfigLoader::shown).toList();
+    }
+
+    /** A scalar field as text; null when absent or null. */
     private static @Nullable String text(JsonNode node, String field) {
         JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asString();
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (value.isContainer()) {
+            throw new WrongType(field, value);
+        }
+        return value.asString();
+    }
+
+    /** A boolean field; false when absent. */
+    private static boolean flag(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value != null && value.isContainer()) {
+            throw new WrongType(field, value);
+        }
+        return value != null && value.asBoolean(false);
+    }
+
+    /**
+     * A list or mapping where a scalar belongs. Thrown where the field is read and turned into a
+     * {@link ConfigException} by the caller that knows the file and context; the value itself is
+     * never printed (it may be a secret).
+     */
+    private static final class WrongType extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        private final String field;
+        private final String found;
+
+        WrongType(String field, JsonNode value) {
+            super(null, null, false, false);
+            this.field = field;
+            this.found = value.isArray() ? "a list" : "a mapping";
+        }
+
+        ConfigException at(String where) {
+            return new ConfigException(where + ": field " + field + " must be a single value, not " + found);
+        }
     }
 
     /** The named entries of all files, first definition winning. */
@@ -396,7 +541,7 @@ public final class KubeconfigLoader {
                 }
                 JsonNode body = entry.get(field);
                 if (body == null || !body.isObject()) {
-                    throw new ConfigException("kubeconfig " + file + ": " + list + "[" + index + "] (\"" + name
+                    throw new ConfigException("kubeconfig " + file + ": " + list + "[" + index + "] (\"" + shown(name)
                             + "\") has no " + field + " mapping");
                 }
                 into.putIfAbsent(name, new Entry(file, body));

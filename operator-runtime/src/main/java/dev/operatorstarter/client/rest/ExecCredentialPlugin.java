@@ -35,7 +35,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code KUBERNETES_EXEC_INFO} with {@code spec.interactive=false}: this client never has a
  * terminal, so a plugin whose {@code interactiveMode} is {@code Always} is refused with a clear
  * error. Standard input is closed. Failures name the plugin and the kubeconfig, and carry the end
- * of the plugin's standard error.
+ * of the plugin's standard error; output that is not an ExecCredential is described by where it
+ * stops being JSON (line and column), never quoted, since it may be a bare token.
  */
 final class ExecCredentialPlugin {
 
@@ -273,7 +274,11 @@ final class ExecCredentialPlugin {
         try {
             credential = JSON.readTree(stdout);
         } catch (JacksonException e) {
-            throw new ConfigException(name + " printed output that is not valid JSON: " + e.getOriginalMessage(), e);
+            // Jackson's messages quote the input, and a plugin that prints a bare token would have it
+            // end up in logs and status pages: the message is built from the location alone, and the
+            // exception is not kept as the cause (its message would print the token all the same).
+            throw new ConfigException(name + " printed output that is not valid JSON" + location(e) + " ("
+                    + stdout.length + " bytes; not shown, since it may hold a credential)");
         }
         if (credential == null || !credential.isObject()) {
             throw new ConfigException(name + " printed no ExecCredential JSON object");
@@ -314,6 +319,15 @@ final class ExecCredentialPlugin {
             }
         }
         return new Credential(token.isEmpty() ? null : token, certificate, expiry);
+    }
+
+    /** Where in the output parsing failed, as " at line L, column C", or nothing when Jackson does not say. */
+    private static String location(JacksonException e) {
+        var where = e.getLocation();
+        if (where == null || where.getLineNr() < 1) {
+            return "";
+        }
+        return " at line " + where.getLineNr() + (where.getColumnNr() < 1 ? "" : ", column " + where.getColumnNr());
     }
 
     /** The cluster part of {@code KUBERNETES_EXEC_INFO} for {@code provideClusterInfo}. */

@@ -2,6 +2,7 @@ package dev.operatorstarter.client.rest;
 
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.ConfigException;
+import dev.operatorstarter.client.config.RedactedUri;
 import dev.operatorstarter.client.config.TlsSettings;
 import dev.operatorstarter.internal.Json;
 import dev.operatorstarter.internal.TokenBucket;
@@ -333,7 +334,7 @@ final class HttpTransport implements AutoCloseable {
             Throwable root = error instanceof WebClientRequestException ? error.getCause() : error;
             if (root instanceof SSLException) {
                 return new KubernetesClientException(spec.describe() + " failed in the TLS handshake with "
-                        + config.server() + " (" + config.source() + "): " + rootMessage(root), error);
+                        + new RedactedUri(config.server()) + " (" + config.source() + "): " + rootMessage(root), error);
             }
             return new KubernetesClientException(spec.describe() + " failed: " + rootMessage(error), error);
         }
@@ -545,7 +546,7 @@ final class HttpTransport implements AutoCloseable {
             @Nullable Duration deadline, @Nullable Route route) {
 
         String describe() {
-            return method.name() + " " + uri;
+            return method.name() + " " + new RedactedUri(uri);
         }
     }
 

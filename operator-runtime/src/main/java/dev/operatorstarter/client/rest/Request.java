@@ -186,7 +186,9 @@ public final class Request {
         }
         StringBuilder url = new StringBuilder();
         URI server = transport.config().server();
-        url.append(server.getScheme()).append("://").append(server.getRawAuthority()).append(path);
+        // Host and port only: user info in a server URL is never sent on, nor shown where the URL is.
+        url.append(server.getScheme()).append("://").append(server.getHost())
+                .append(server.getPort() < 0 ? "" : ":" + server.getPort()).append(path);
         char separator = '?';
         for (Map.Entry<String, String> parameter : query) {
             url.append(separator).append(encode(parameter.getKey())).append('=').append(encode(parameter.getValue()));

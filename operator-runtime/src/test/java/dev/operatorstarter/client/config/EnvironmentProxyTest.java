@@ -1,6 +1,7 @@
 package dev.operatorstarter.client.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.util.Map;
@@ -41,5 +42,36 @@ class EnvironmentProxyTest {
         URI proxy = EnvironmentProxy.forServer(URI.create(server), Map.of(variable, value));
 
         assertThat(proxy == null ? "" : proxy.toString()).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "http://me:hunter2@proxy:3128/x y | http://***@proxy:3128/x y | is not a valid URL",
+        "http://me:hun ter2@proxy:3128    | http://***@proxy:3128     | is not a valid URL",
+        "ftp://me:hunter2@proxy:21        | ftp://***@proxy:21        | must be an http:// or socks5:// URL"})
+    void aBadProxyIsNamedWithItsVariableButNeverWithItsPassword(String value, String printed, String problem) {
+        assertThatThrownBy(() -> EnvironmentProxy.forServer(URI.create("https://api:6443"), Map.of("HTTPS_PROXY", value)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("the proxy " + printed + " in HTTPS_PROXY " + problem)
+                .hasNoCause()
+                .message().doesNotContain("hunter2", "hun ter2");
+    }
+
+    @org.junit.jupiter.api.Test
+    void anHttpsProxyIsRefusedRatherThanUsedInCleartext() {
+        assertThatThrownBy(() -> EnvironmentProxy.forServer(URI.create("https://api:6443"),
+                Map.of("HTTPS_PROXY", "https://me:hunter2@proxy:443")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("the proxy https://***@proxy:443 in HTTPS_PROXY is an https:// proxy, which this "
+                        + "client cannot use")
+                .hasMessageContaining("use an http:// or socks5:// proxy")
+                .message().doesNotContain("hunter2");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"socks5://proxy:1080", "http://proxy:3128"})
+    void httpAndSocks5ProxiesAreUsed(String value) {
+        assertThat(EnvironmentProxy.forServer(URI.create("https://api:6443"), Map.of("HTTPS_PROXY", value)))
+                .hasToString(value);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.File;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -391,5 +392,188 @@ class KubeconfigLoaderTest {
 
         assertThat(fromEnvironment.proxy()).hasToString("http://corporate:3128");
         assertThat(own.proxy()).hasToString("socks5://own:1080");
+    }
+
+    @Test
+    void anInvalidProxyUrlIsNamedWithoutItsPassword() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://h", proxy-url: "http://me:hunter2@proxy:3128/a b"}}]
+                contexts: [{name: c, context: {cluster: c}}]
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("kubeconfig " + file + ": context \"c\": cluster \"c\": proxy-url "
+                        + "\"http://***@proxy:3128/a b\" is not a valid URL")
+                .message().doesNotContain("hunter2");
+    }
+
+    @Test
+    void anHttpsProxyUrlIsRefusedNamingTheFileAndCluster() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://h", proxy-url: "https://me:hunter2@proxy:443"}}]
+                contexts: [{name: c, context: {cluster: c}}]
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("kubeconfig " + file + ": context \"c\": cluster \"c\": proxy-url "
+                        + "\"https://***@proxy:443\" is an https:// proxy, which this client cannot use")
+                .message().doesNotContain("hunter2");
+    }
+
+    @Test
+    void aServerUrlWithUserInfoIsNamedWithoutIt() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://me:hunter2@/no-host"}}]
+                contexts: [{name: c, context: {cluster: c}}]
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("server \"https://***@/no-host\"")
+                .message().doesNotContain("hunter2");
+    }
+
+    @Test
+    void toStringHidesUserInfoOfTheServerAndTheProxy() {
+        ClientConfig config = new ClientConfig(URI.create("https://me:hunter2@api:6443"), TlsSettings.defaults(),
+                Credentials.none(), URI.create("socks5://me:hunter3@proxy:1080"), "default", "test");
+
+        assertThat(config.toString()).contains("server=https://***@api:6443", "proxy=socks5://***@proxy:1080")
+                .doesNotContain("hunter");
+    }
+
+    @Test
+    void aConfigWithAnHttpsProxyCannotBeBuilt() {
+        assertThatThrownBy(() -> new ClientConfig(URI.create("https://api:6443"), TlsSettings.defaults(),
+                Credentials.none(), URI.create("https://me:hunter2@proxy:443"), "default", "test"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("proxy https://***@proxy:443 (from test) is an https:// proxy")
+                .message().doesNotContain("hunter2");
+    }
+
+    // --- loading order (controller-runtime's: KUBECONFIG, in-cluster, ~/.kube/config) ---
+
+    private Path homeWithKubeconfig() throws Exception {
+        write("home/.kube/config", """
+                current-context: laptop
+                clusters: [{name: c, cluster: {server: "https://laptop.example:6443"}}]
+                contexts: [{name: laptop, context: {cluster: c}}]
+                """);
+        return temp.resolve("home");
+    }
+
+    private Path serviceAccount() throws Exception {
+        Path account = Files.createDirectories(temp.resolve("sa"));
+        Files.writeString(account.resolve("token"), "pod-token");
+        Files.writeString(account.resolve("namespace"), "operators");
+        return account;
+    }
+
+    @Test
+    void inAPodTheServiceAccountWinsOverAKubeconfigInTheHomeFolder() throws Exception {
+        Map<String, String> pod = Map.of("HOME", homeWithKubeconfig().toString(), "KUBERNETES_SERVICE_HOST", "10.96.0.1",
+                "KUBERNETES_SERVICE_PORT", "443");
+
+        ClientConfig config = KubeconfigLoader.fromEnvironment(pod, null, serviceAccount());
+
+        assertThat(config.server()).hasToString("https://10.96.0.1:443");
+        assertThat(config.source()).startsWith("in-cluster");
+        assertThat(config.namespace()).isEqualTo("operators");
+    }
+
+    @Test
+    void inAPodAnExplicitKubeconfigStillWins() throws Exception {
+        Path explicit = write("explicit", """
+                current-context: e
+                clusters: [{name: c, cluster: {server: "https://explicit.example:6443"}}]
+                contexts: [{name: e, context: {cluster: c}}]
+                """);
+        Map<String, String> pod = Map.of("HOME", homeWithKubeconfig().toString(), "KUBERNETES_SERVICE_HOST", "10.96.0.1",
+                "KUBERNETES_SERVICE_PORT", "443", "KUBECONFIG", explicit.toString());
+
+        ClientConfig config = KubeconfigLoader.fromEnvironment(pod, null, serviceAccount());
+
+        assertThat(config.server()).hasToString("https://explicit.example:6443");
+    }
+
+    @Test
+    void withoutAServiceAccountTokenTheHomeKubeconfigIsUsedEvenWhereTheServiceVariablesAreSet() throws Exception {
+        Map<String, String> noToken = Map.of("HOME", homeWithKubeconfig().toString(), "KUBERNETES_SERVICE_HOST",
+                "10.96.0.1", "KUBERNETES_SERVICE_PORT", "443");
+
+        ClientConfig config = KubeconfigLoader.fromEnvironment(noToken, null, temp.resolve("no-such-folder"));
+
+        assertThat(config.server()).hasToString("https://laptop.example:6443");
+    }
+
+    @Test
+    void outsideAPodTheHomeKubeconfigIsUsed() throws Exception {
+        ClientConfig config = KubeconfigLoader.fromEnvironment(Map.of("HOME", homeWithKubeconfig().toString()), null,
+                serviceAccount());
+
+        assertThat(config.server()).hasToString("https://laptop.example:6443");
+    }
+
+    @Test
+    void aPodWithoutATokenAndWithoutAKubeconfigSaysWhatThePodLacks() {
+        Map<String, String> noToken = Map.of("HOME", temp.toString(), "KUBERNETES_SERVICE_HOST", "10.96.0.1",
+                "KUBERNETES_SERVICE_PORT", "443");
+
+        assertThatThrownBy(() -> KubeconfigLoader.fromEnvironment(noToken, null, temp.resolve("sa")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("the service-account token " + temp.resolve("sa").resolve("token") + " is missing");
+    }
+
+    @Test
+    void aYamlErrorIsLocatedButTheTextAroundItIsNeverQuoted() throws Exception {
+        Path file = write("config", """
+                users:
+                - name: u
+                  user:
+                    token: hunter2-secret: oops
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessage("kubeconfig " + file + " is not valid YAML at line 4, column 26")
+                .hasNoCause();
+    }
+
+    @Test
+    void aListWhereAStringBelongsIsNamedWithoutItsContent() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "https://h"}}]
+                users: [{name: u, user: {token: [hunter2-secret]}}]
+                contexts: [{name: c, context: {cluster: c, user: u}}]
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessage("kubeconfig " + file + ": context \"c\": field token must be a single value, not a list");
+    }
+
+    @Test
+    void aNameThatSwallowedPartOfTheFileIsNotQuoted() throws Exception {
+        // a stray quote makes the cluster's "name" run on over the users and their token
+        Path file = write("config", """
+                clusters:
+                - name: "c
+                  cluster: {server: https://h}
+                users:
+                - name: u
+                  user: {token: hunter2-secret}
+                - name: "
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessageMatching("kubeconfig .*: clusters\\[0\\] \\(\"<\\d+ characters, not shown>\"\\) has no cluster mapping")
+                .message().doesNotContain("hunter2");
+    }
+
+    @Test
+    void aServerWithAnotherSchemeIsNamedAsTheField() throws Exception {
+        Path file = write("config", """
+                current-context: c
+                clusters: [{name: c, cluster: {server: "ftp://me:hunter2@h:21"}}]
+                contexts: [{name: c, context: {cluster: c}}]
+                """);
+        assertThatThrownBy(() -> KubeconfigLoader.load(file, null)).isInstanceOf(ConfigException.class)
+                .hasMessage("kubeconfig " + file + ": context \"c\": cluster \"c\": server \"ftp://***@h:21\" must start "
+                        + "with https:// or http://");
     }
 }

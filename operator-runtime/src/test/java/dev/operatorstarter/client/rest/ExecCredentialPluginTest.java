@@ -140,4 +140,20 @@ class ExecCredentialPluginTest {
 
         assertThat(exec.toString()).contains("kubelogin").doesNotContain("hunter2", "secret\"");
     }
+
+    @Test
+    void outputThatIsNotJsonIsLocatedByLineAndColumnButNeverQuoted() throws Exception {
+        ExecCredentialPlugin plugin = plugin("printf '\\n  eyJhbGciOiJSUzI1NiJ9.secret-token-value\\n'\n", TimeSource.system(),
+                Duration.ofSeconds(30));
+
+        assertThatThrownBy(plugin::credential).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("exec credential plugin \"" + temp.resolve("plugin.sh") + "\" (kubeconfig test) "
+                        + "printed output that is not valid JSON at line 2, column ")
+                .hasMessageNotContaining("eyJhbGciOiJSUzI1NiJ9").hasMessageNotContaining("secret-token-value")
+                .satisfies(e -> {
+                    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                        assertThat(cause.getMessage()).doesNotContain("secret-token-value");
+                    }
+                });
+    }
 }

@@ -380,4 +380,19 @@ class TransportFaultsTest {
         assertThat(read.getMetadata().getName()).isEqualTo("x");
         assertThat(server.requests()).extracting(r -> r.header("Authorization")).containsOnly("Bearer good-token");
     }
+
+    @Test
+    void userInfoInTheServerUrlIsNeitherSentOnNorShownInRequestDescriptions() throws Exception {
+        server = new FaultServer(request -> Reply.json(200, "{\"kind\":\"ConfigMap\",\"data\":{")).start();
+        java.net.URI withUserInfo = java.net.URI.create("http://me:hunter2@127.0.0.1:" + server.uri().getPort());
+        rest = RestClient.create(new ClientConfig(withUserInfo, TlsSettings.defaults(), Credentials.none(), null,
+                "default", "test"), fastRetries(0));
+
+        assertThat(getConfigMap(rest).uri()).hasToString(server.uri() + "/api/v1/namespaces/default/configmaps/x");
+        assertThatThrownBy(() -> getConfigMap(rest).execute(ConfigMap.class))
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("GET " + server.uri() + "/api/v1/namespaces/default/configmaps/x")
+                .message().doesNotContain("hunter2");
+        assertThat(server.requests()).hasSize(1);
+    }
 }

@@ -10,8 +10,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@link KubernetesConnectionDetails} from {@code operator.client.*}: the kubeconfig file named
- * by {@code operator.client.kubeconfig} (else {@code KUBECONFIG}, {@code ~/.kube/config} or the
- * pod's service account, as kubectl looks), the context named by {@code operator.client.context}
+ * by {@code operator.client.kubeconfig} (else {@code KUBECONFIG}, the pod's service account in a
+ * pod, or {@code ~/.kube/config}, in controller-runtime's order: see
+ * {@link KubeconfigLoader#fromEnvironment}), the context named by {@code operator.client.context}
  * (else the current one), and {@code operator.client.namespace} as the default namespace.
  */
 public final class PropertiesKubernetesConnectionDetails implements KubernetesConnectionDetails {

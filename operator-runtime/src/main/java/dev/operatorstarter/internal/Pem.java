@@ -11,6 +11,7 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -30,6 +31,10 @@ public final class Pem {
             "-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]*?)-----END \\1-----");
     private static final byte[] RSA_ALGORITHM = {
         0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00};
+    /** The contents of the OIDs rsaEncryption, id-ecPublicKey and id-Ed25519. */
+    private static final byte[] RSA_OID = {0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01, 0x01};
+    private static final byte[] EC_OID = {0x2a, (byte) 0x86, 0x48, (byte) 0xce, 0x3d, 0x02, 0x01};
+    private static final byte[] ED25519_OID = {0x2b, 0x65, 0x70};
     private static final byte[] EC_PUBLIC_KEY_OID = {
         0x06, 0x07, 0x2a, (byte) 0x86, 0x48, (byte) 0xce, 0x3d, 0x02, 0x01};
 
@@ -79,19 +84,28 @@ public final class Pem {
         throw new IllegalArgumentException(where + " holds no PEM private key");
     }
 
+    /**
+     * A PKCS#8 key, by the algorithm its AlgorithmIdentifier names: the structure is checked here
+     * first, so a malformed key fails at once with its offset and only one key factory is asked.
+     */
     private static PrivateKey pkcs8(byte[] der, String where) {
-        IllegalArgumentException failure = null;
-        for (String algorithm : List.of("RSA", "EC", "Ed25519")) {
-            try {
-                return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(der));
-            } catch (GeneralSecurityException | RuntimeException e) {
-                if (failure == null) {
-                    failure = new IllegalArgumentException(where + " is not a readable RSA, EC or Ed25519 private key");
-                }
-                failure.addSuppressed(e);
-            }
+        // PrivateKeyInfo ::= SEQUENCE { version INTEGER, AlgorithmIdentifier SEQUENCE { OID, parameters }, OCTET STRING }
+        Der info = Der.at(der, 0, der.length, where);
+        Der version = Der.at(der, info.require(0x30, where).contentStart, info.end, where).require(0x02, where);
+        Der algorithm = Der.at(der, version.end, info.end, where).require(0x30, where);
+        Der oid = Der.at(der, algorithm.contentStart, algorithm.end, where).require(0x06, where);
+        byte[] name = Arrays.copyOfRange(der, oid.contentStart, oid.end);
+        if (Arrays.equals(name, RSA_OID)) {
+            return decode("RSA", der, where);
         }
-        throw failure;
+        if (Arrays.equals(name, EC_OID)) {
+            return decode("EC", der, where);
+        }
+        if (Arrays.equals(name, ED25519_OID)) {
+            return decode("Ed25519", der, where);
+        }
+        throw new IllegalArgumentException(where + " holds a PKCS#8 private key of an algorithm other than RSA, EC and "
+                + "Ed25519");
     }
 
     private static PrivateKey decode(String algorithm, byte[] pkcs8, String where) {
@@ -181,6 +195,15 @@ public final class Pem {
                         + " remain", start);
             }
             return new Der(tag, start, contentStart, contentStart + (int) length);
+        }
+
+        /** This element, when its tag is {@code tag}. */
+        Der require(int expected, String where) {
+            if (tag != expected) {
+                throw malformed(where, String.format("an element has tag 0x%02x where 0x%02x belongs", tag, expected),
+                        start);
+            }
+            return this;
         }
 
         /** The error for a malformed key: what is wrong and at which byte offset, never the key's bytes. */

@@ -34,7 +34,8 @@ import tools.jackson.databind.ValueDeserializer;
  * tree and no replay in between. An event that puts {@code object} first (no API server does; a
  * proxy might) still decodes, through a tree. Events are decoded in order and the first that fails
  * ends the stream, so the events before a malformed one are delivered before its error, however
- * the bytes were chunked.
+ * the bytes were chunked. No message quotes the event's content (a Secret's data would reach the
+ * logs): a decoding error names where in the object it happened and what kind of error it is.
  *
  * <p>One event may take at most a given number of bytes (client-go's frame limit;
  * {@link ClientOptions#maxWatchEventBytes()}): a longer line fails the stream as soon as its bytes
@@ -308,8 +309,10 @@ public final class WatchDecoding {
             } catch (StreamReadException e) {
                 throw e;
             } catch (JacksonException e) {
+                // Jackson's own message would quote the value (a Secret's data, say): only where, and what kind of error
                 throw new KubernetesClientException(source + " sent a " + eventType + " watch event whose object is "
-                        + "not a valid " + type.getRawClass().getSimpleName() + path(e) + ": " + e.getOriginalMessage(), e);
+                        + "not a valid " + type.getRawClass().getSimpleName() + path(e) + " (" + e.getClass().getSimpleName()
+                        + ")", e);
             }
         }
 

@@ -27,7 +27,8 @@ import tools.jackson.databind.JavaType;
  * deleted, bookmarks, errors) mutated byte by byte and structurally, cut into random chunks, under
  * the default event limit or a small one. Every stream ends, with events and at most one error, and
  * that error is one the decoder documents ({@link KubernetesClientException} or
- * {@link JacksonException}).
+ * {@link JacksonException}), and no message in its chain (short of Jackson's own databind
+ * exception, kept as the cause) quotes the Secret's data.
  *
  * <p>Seeded: {@code -Dwatch.fuzz.seed=N} replays, {@code -Dwatch.fuzz.inputs=N} widens (default
  * 100,000, a few seconds).
@@ -37,6 +38,8 @@ class WatchDecodingFuzzTest {
     private static final long SEED = Long.getLong("watch.fuzz.seed", 20261128L);
     private static final int INPUTS = Integer.getInteger("watch.fuzz.inputs", 100_000);
     private static final JavaType SECRET = Json.MAPPER.constructType(Secret.class);
+    /** Runs of the Secret's data ({@code aHVudGVyMg==}, {@code plain}) no message may quote. */
+    private static final List<String> SECRETS = List.of("aHVudG", "HVudGV", "VudGVy", "dGVyMg", "plain");
     private static final byte[] STRUCTURE = "{}[]\":,\\\n\r 0-etnfu".getBytes(StandardCharsets.US_ASCII);
 
     @Test
@@ -93,6 +96,18 @@ class WatchDecodingFuzzTest {
             if (!(error instanceof KubernetesClientException) && !(error instanceof JacksonException)) {
                 throw new AssertionError(describe(stream, limit, sizes, index) + " failed with an undocumented " + error,
                         error);
+            }
+            // Jackson's databind exception, kept as the cause, quotes the value it could not bind; the
+            // message the decoder makes of it, and every parse error (Json.MAPPER quotes no input), do not
+            for (Throwable cause = error; cause != null && !(cause instanceof tools.jackson.databind.DatabindException);
+                    cause = cause.getCause() == cause ? null : cause.getCause()) {
+                String message = String.valueOf(cause.getMessage());
+                for (String secret : SECRETS) {
+                    if (message.contains(secret)) {
+                        throw new AssertionError(describe(stream, limit, sizes, index) + " failed with a message that "
+                                + "quotes the Secret's data: " + message, error);
+                    }
+                }
             }
             return true;
         }

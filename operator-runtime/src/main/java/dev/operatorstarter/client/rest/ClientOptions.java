@@ -69,6 +69,9 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         int maxListResponseBytes, List<ExchangeFilterFunction> interceptors,
         RequestMetrics metrics, ObservationRegistry observationRegistry, TimeSource timeSource) {
 
+    /** The default of {@code maxWatchEventBytes} and {@code maxResponseBytes}. */
+    static final int SIXTEEN_MIB = 16 * 1024 * 1024;
+
     public ClientOptions {
         Objects.requireNonNull(userAgent, "userAgent");
         Durations.requirePositive(connectTimeout, "connectTimeout");
@@ -142,8 +145,8 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         private Duration maxRetryDelay = Duration.ofSeconds(30);
         private Duration tokenFileRefresh = Duration.ofMinutes(1);
         private Duration idleConnectionTimeout = Duration.ofSeconds(60);
-        private int maxWatchEventBytes = 16 * 1024 * 1024;
-        private int maxResponseBytes = 16 * 1024 * 1024;
+        private int maxWatchEventBytes = SIXTEEN_MIB;
+        private int maxResponseBytes = SIXTEEN_MIB;
         private int maxListResponseBytes = Integer.MAX_VALUE;
         private final List<ExchangeFilterFunction> interceptors = new ArrayList<>();
         private RequestMetrics metrics = RequestMetrics.NONE;

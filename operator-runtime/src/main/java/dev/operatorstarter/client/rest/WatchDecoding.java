@@ -54,7 +54,7 @@ public final class WatchDecoding {
 
     /** {@link #decode(Flux, JavaType, String, int)} with the default limit on one event, 16 MiB. */
     public static <T> Flux<WatchEvent<T>> decode(Flux<DataBuffer> chunks, JavaType type, String source) {
-        return decode(chunks, type, source, ClientOptions.defaults().maxWatchEventBytes());
+        return decode(chunks, type, source, ClientOptions.SIXTEEN_MIB);
     }
 
     /**

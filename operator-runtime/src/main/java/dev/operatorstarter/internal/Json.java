@@ -2,6 +2,8 @@ package dev.operatorstarter.internal;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.lang.reflect.Modifier;
+import tools.jackson.core.ErrorReportConfiguration;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.cfg.MapperConfig;
 import tools.jackson.databind.introspect.Annotated;
@@ -15,9 +17,14 @@ public final class Json {
     /**
      * Unknown fields are ignored (a newer server may add some), nulls are not written (the server
      * would read an explicit null as "clear this field" in a patch), and a custom resource class
-     * decodes into itself (see {@link ConcreteResourceIntrospector}).
+     * decodes into itself (see {@link ConcreteResourceIntrospector}). A parse error never quotes
+     * the input (no token, no excerpt): a malformed Secret in a watch or list would otherwise put
+     * part of its data into a message, and from there into a log.
      */
-    public static final JsonMapper MAPPER = JsonMapper.builder()
+    public static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .errorReportConfiguration(ErrorReportConfiguration.builder().maxErrorTokenLength(0)
+                            .maxRawContentLength(0).build())
+                    .build())
             .annotationIntrospector(new ConcreteResourceIntrospector())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.convert.DurationUnit;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Settings of the operator runtime, under {@code operator.*}. Every field has a default, so an
@@ -47,12 +48,19 @@ public record OperatorProperties(@DefaultValue("true") boolean enabled, @Default
      * @param requestTimeout the limit for one attempt of a request (watches are exempt)
      * @param maxRetries how often a request is retried after 429, or after 503, 504 and connection
      *     resets for reads
+     * @param maxWatchEventSize the most one watch event may take; a longer one ends the watch with
+     *     an error naming the request and the limit (client-go's frame limit)
+     * @param maxResponseSize the most one response read into memory may take, lists and watches
+     *     aside
+     * @param maxListResponseSize the most one list response may take; 2GB, the default, is read as
+     *     2GB less one byte, as much as one buffer holds
      */
     public record Client(@Nullable Path kubeconfig, @Nullable String context, @Nullable String namespace,
             @DefaultValue("0") double qps, @DefaultValue("10") int burst,
             @DurationUnit(ChronoUnit.SECONDS) @DefaultValue("10s") Duration connectTimeout,
             @DurationUnit(ChronoUnit.SECONDS) @DefaultValue("60s") Duration requestTimeout,
-            @DefaultValue("10") int maxRetries) {
+            @DefaultValue("10") int maxRetries, @DefaultValue("16MB") DataSize maxWatchEventSize,
+            @DefaultValue("16MB") DataSize maxResponseSize, @DefaultValue("2GB") DataSize maxListResponseSize) {
     }
 
     /**

@@ -33,6 +33,23 @@ import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
  * @param idleConnectionTimeout a pooled connection unused for this long is closed rather than
  *     reused; default 60 s, below the API server's own idle timeout (90 s), so the client never
  *     sends a request on a connection the server is closing
+ * @param maxWatchEventBytes the most one watch event (one line of a watch response) may take; a
+ *     longer one ends the watch with a {@link KubernetesClientException} naming the request and
+ *     this limit, after the events before it, and an informer relists after its usual backoff;
+ *     default 16 MiB, client-go's limit on one watch frame (one object is at most about 1.5 MiB in
+ *     etcd, so only a broken server or proxy comes near it)
+ * @param maxResponseBytes the most the body of one response may take, read into memory, except a
+ *     list's (see {@code maxListResponseBytes}) and a watch's (read event by event); a larger one
+ *     fails the request with a {@link KubernetesClientException} naming it and this limit, and is
+ *     not retried; default 16 MiB. {@link Request#stream()} is not limited: its caller reads the
+ *     body as it arrives
+ * @param maxListResponseBytes the most the body of one list (a GET or DELETE of a collection) may
+ *     take; default {@link Integer#MAX_VALUE} bytes (2 GiB), as much as the one buffer a list is
+ *     read into holds: the list of a large cluster legitimately runs to hundreds of MiB when the
+ *     server ignores {@code limit} (a list served from its watch cache, or the one-request list
+ *     after a continue token expired), so a lower default would break informers there. Set it to
+ *     what the heap can afford; informers list in pages (500 objects by default), which keeps each
+ *     list small whenever the server pages
  * @param interceptors filters around every HTTP attempt, innermost last (client-go's
  *     {@code WrapTransport}): they see the request with its credentials and the raw response
  * @param metrics receives one call per attempt; default {@link RequestMetrics#NONE}
@@ -48,8 +65,12 @@ import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
  */
 public record ClientOptions(String userAgent, Duration connectTimeout, Duration requestTimeout,
         @Nullable RateLimit rateLimit, int maxRetries, Duration retryBackoff, Duration maxRetryDelay,
-        Duration tokenFileRefresh, Duration idleConnectionTimeout, List<ExchangeFilterFunction> interceptors,
+        Duration tokenFileRefresh, Duration idleConnectionTimeout, int maxWatchEventBytes, int maxResponseBytes,
+        int maxListResponseBytes, List<ExchangeFilterFunction> interceptors,
         RequestMetrics metrics, ObservationRegistry observationRegistry, TimeSource timeSource) {
+
+    /** The default of {@code maxWatchEventBytes} and {@code maxResponseBytes}. */
+    static final int SIXTEEN_MIB = 16 * 1024 * 1024;
 
     public ClientOptions {
         Objects.requireNonNull(userAgent, "userAgent");
@@ -62,6 +83,9 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         if (maxRetries < 0) {
             throw new IllegalArgumentException("maxRetries must be 0 or more, was " + maxRetries);
         }
+        requirePositive(maxWatchEventBytes, "maxWatchEventBytes");
+        requirePositive(maxResponseBytes, "maxResponseBytes");
+        requirePositive(maxListResponseBytes, "maxListResponseBytes");
         if (retryBackoff.compareTo(maxRetryDelay) > 0) {
             throw new IllegalArgumentException("retryBackoff (" + retryBackoff + ") must not exceed maxRetryDelay ("
                     + maxRetryDelay + ")");
@@ -70,6 +94,12 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(observationRegistry, "observationRegistry");
         Objects.requireNonNull(timeSource, "timeSource");
+    }
+
+    private static void requirePositive(int bytes, String field) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException(field + " must be at least 1 byte, was " + bytes);
+        }
     }
 
     /** Every option at its default. */
@@ -93,6 +123,9 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         builder.maxRetryDelay = maxRetryDelay;
         builder.tokenFileRefresh = tokenFileRefresh;
         builder.idleConnectionTimeout = idleConnectionTimeout;
+        builder.maxWatchEventBytes = maxWatchEventBytes;
+        builder.maxResponseBytes = maxResponseBytes;
+        builder.maxListResponseBytes = maxListResponseBytes;
         builder.interceptors.addAll(interceptors);
         builder.metrics = metrics;
         builder.observationRegistry = observationRegistry;
@@ -112,6 +145,9 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
         private Duration maxRetryDelay = Duration.ofSeconds(30);
         private Duration tokenFileRefresh = Duration.ofMinutes(1);
         private Duration idleConnectionTimeout = Duration.ofSeconds(60);
+        private int maxWatchEventBytes = SIXTEEN_MIB;
+        private int maxResponseBytes = SIXTEEN_MIB;
+        private int maxListResponseBytes = Integer.MAX_VALUE;
         private final List<ExchangeFilterFunction> interceptors = new ArrayList<>();
         private RequestMetrics metrics = RequestMetrics.NONE;
         private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
@@ -165,6 +201,21 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
             return this;
         }
 
+        public Builder maxWatchEventBytes(int maxWatchEventBytes) {
+            this.maxWatchEventBytes = maxWatchEventBytes;
+            return this;
+        }
+
+        public Builder maxResponseBytes(int maxResponseBytes) {
+            this.maxResponseBytes = maxResponseBytes;
+            return this;
+        }
+
+        public Builder maxListResponseBytes(int maxListResponseBytes) {
+            this.maxListResponseBytes = maxListResponseBytes;
+            return this;
+        }
+
         /** Adds a filter around every HTTP attempt; the last added is closest to the network. */
         public Builder interceptor(ExchangeFilterFunction interceptor) {
             this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
@@ -188,7 +239,8 @@ public record ClientOptions(String userAgent, Duration connectTimeout, Duration 
 
         public ClientOptions build() {
             return new ClientOptions(userAgent, connectTimeout, requestTimeout, rateLimit, maxRetries, retryBackoff,
-                    maxRetryDelay, tokenFileRefresh, idleConnectionTimeout, interceptors, metrics, observationRegistry,
+                    maxRetryDelay, tokenFileRefresh, idleConnectionTimeout, maxWatchEventBytes, maxResponseBytes,
+                    maxListResponseBytes, interceptors, metrics, observationRegistry,
                     timeSource);
         }
     }

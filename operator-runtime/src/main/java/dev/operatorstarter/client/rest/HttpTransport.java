@@ -4,6 +4,7 @@ import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.RedactedUri;
 import dev.operatorstarter.client.config.TlsSettings;
+import dev.operatorstarter.internal.ByteSizes;
 import dev.operatorstarter.internal.Json;
 import dev.operatorstarter.internal.TokenBucket;
 import dev.operatorstarter.time.TimeSource;
@@ -39,6 +40,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.codec.DecodingException;
+import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
@@ -170,7 +172,9 @@ final class HttpTransport implements AutoCloseable {
                 .exchangeStrategies(ExchangeStrategies.builder().codecs(codecs -> {
                     codecs.defaultCodecs().jacksonJsonDecoder(new JacksonJsonDecoder(Json.MAPPER));
                     codecs.defaultCodecs().jacksonJsonEncoder(new JacksonJsonEncoder(Json.MAPPER));
-                    codecs.defaultCodecs().maxInMemorySize(-1); // one watch event may be large; lists are joined by us
+                    // What goes through the codecs (an error's Status, an interceptor's read) is one
+                    // response; lists and watches are read by Request, under their own limits.
+                    codecs.defaultCodecs().maxInMemorySize(options.maxResponseBytes());
                 }).build())
                 .defaultHeader(HttpHeaders.USER_AGENT, options.userAgent())
                 .filter(credentials(authenticator));
@@ -326,6 +330,10 @@ final class HttpTransport implements AutoCloseable {
                     : new KubernetesClientException(spec.describe() + " timed out after "
                             + options.requestTimeout().toMillis() + " ms (requestTimeout)", error);
         }
+        if (overLimit(error)) {
+            return new KubernetesClientException("response to " + spec.describe() + " exceeded the "
+                    + ByteSizes.describe(options.maxResponseBytes()) + " limit (ClientOptions.maxResponseBytes)", error);
+        }
         if (error instanceof DecodingException || error instanceof JacksonException) {
             return new KubernetesClientException(spec.describe() + " returned a body that is not valid JSON: "
                     + rootMessage(error), error);
@@ -339,6 +347,16 @@ final class HttpTransport implements AutoCloseable {
             return new KubernetesClientException(spec.describe() + " failed: " + rootMessage(error), error);
         }
         return error;
+    }
+
+    /** Whether a codec read stopped at maxInMemorySize: WebClient may wrap that in a response exception. */
+    private static boolean overLimit(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof DataBufferLimitException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String rootMessage(Throwable error) {

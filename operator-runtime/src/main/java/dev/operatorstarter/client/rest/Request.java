@@ -1,5 +1,6 @@
 package dev.operatorstarter.client.rest;
 
+import dev.operatorstarter.internal.ByteSizes;
 import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.internal.Json;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpMethod;
 import org.springframework.web.reactive.function.BodyExtractors;
@@ -209,13 +211,17 @@ public final class Request {
 
     /** The response body's bytes. Blocks. */
     public byte[] bytes() {
-        return Objects.requireNonNull(transport.execute(spec(), Request::readBytes).defaultIfEmpty(new byte[0]).block());
+        HttpTransport.RequestSpec spec = spec();
+        BodyLimit limit = bodyLimit();
+        return Objects.requireNonNull(transport.execute(spec, response -> readBytes(response, limit, spec))
+                .defaultIfEmpty(new byte[0]).block());
     }
 
     /** Sends the request when subscribed and decodes the response into {@code type}. */
     public <T> Mono<T> mono(JavaType type) {
         HttpTransport.RequestSpec spec = spec();
-        return transport.execute(spec, response -> decode(response, type, spec));
+        BodyLimit limit = bodyLimit();
+        return transport.execute(spec, response -> decode(response, type, limit, spec));
     }
 
     /** The response body as it arrives. Release each buffer ({@link DataBufferUtils#release}). */
@@ -233,7 +239,32 @@ public final class Request {
         param("watch", "true");
         HttpTransport.RequestSpec spec = spec();
         return transport.stream(spec, response -> WatchDecoding.decode(response.body(BodyExtractors.toDataBuffers()),
-                type, spec.describe()));
+                type, spec.describe(), transport.options().maxWatchEventBytes()));
+    }
+
+    /**
+     * The most this request's response body may take: a collection's (a list, or a DELETE of a
+     * collection, which answers with one) may be as large as the cluster, one object's not.
+     */
+    private BodyLimit bodyLimit() {
+        ClientOptions options = transport.options();
+        boolean collection = absolutePath == null && resource != null && name == null && subresources.isEmpty()
+                && (method == HttpMethod.GET || method == HttpMethod.DELETE);
+        return collection ? new BodyLimit(options.maxListResponseBytes(), "maxListResponseBytes")
+                : new BodyLimit(options.maxResponseBytes(), "maxResponseBytes");
+    }
+
+    /** The most a response body may take, and the option that says so. */
+    private record BodyLimit(int bytes, String option) {
+
+        /** {@code error}, or for a body over the limit, an error that names the request, the limit and the option. */
+        Throwable explain(Throwable error, HttpTransport.RequestSpec spec) {
+            if (!(error instanceof DataBufferLimitException)) {
+                return error;
+            }
+            return new KubernetesClientException("response to " + spec.describe() + " exceeded the "
+                    + ByteSizes.describe(bytes) + " limit (ClientOptions." + option + ")", error);
+        }
     }
 
 
@@ -287,8 +318,8 @@ public final class Request {
         return new HttpTransport.Route(template.toString(), what.toString(), kubernetesVerb);
     }
 
-    private static Mono<byte[]> readBytes(ClientResponse response) {
-        return DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers())).map(buffer -> {
+    private static Mono<byte[]> readBytes(ClientResponse response, BodyLimit limit, HttpTransport.RequestSpec spec) {
+        return join(response, limit, spec).map(buffer -> {
             try {
                 byte[] bytes = new byte[buffer.readableByteCount()];
                 buffer.read(bytes);
@@ -299,8 +330,9 @@ public final class Request {
         });
     }
 
-    private static <T> Mono<T> decode(ClientResponse response, JavaType type, HttpTransport.RequestSpec spec) {
-        return DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers())).<T>handle((buffer, sink) -> {
+    private static <T> Mono<T> decode(ClientResponse response, JavaType type, BodyLimit limit,
+            HttpTransport.RequestSpec spec) {
+        return join(response, limit, spec).<T>handle((buffer, sink) -> {
             try (InputStream in = buffer.asInputStream(true)) {
                 T value = Json.MAPPER.<T>readValue(in, type);
                 if (value != null) {
@@ -313,6 +345,15 @@ public final class Request {
                 sink.error(new KubernetesClientException(spec.describe() + " failed reading the body: " + e.getMessage(), e));
             }
         });
+    }
+
+    /**
+     * The whole body in one buffer, or an error naming the request and the limit as soon as the
+     * bytes pass it (the buffers read so far are released, the connection closed).
+     */
+    private static Mono<DataBuffer> join(ClientResponse response, BodyLimit limit, HttpTransport.RequestSpec spec) {
+        return DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()), limit.bytes())
+                .onErrorMap(error -> limit.explain(error, spec));
     }
 
 

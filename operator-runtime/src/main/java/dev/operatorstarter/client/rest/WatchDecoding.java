@@ -1,5 +1,6 @@
 package dev.operatorstarter.client.rest;
 
+import dev.operatorstarter.internal.ByteSizes;
 import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.Status;
 import java.util.ArrayList;
@@ -33,7 +34,13 @@ import tools.jackson.databind.ValueDeserializer;
  * tree and no replay in between. An event that puts {@code object} first (no API server does; a
  * proxy might) still decodes, through a tree. Events are decoded in order and the first that fails
  * ends the stream, so the events before a malformed one are delivered before its error, however
- * the bytes were chunked.
+ * the bytes were chunked. No message quotes the event's content (a Secret's data would reach the
+ * logs): a decoding error names where in the object it happened and what kind of error it is.
+ *
+ * <p>One event may take at most a given number of bytes (client-go's frame limit;
+ * {@link ClientOptions#maxWatchEventBytes()}): a longer line fails the stream as soon as its bytes
+ * pass the limit, without waiting for its end, so a server or proxy that never ends a line cannot
+ * fill the heap.
  *
  * <p><b>Not API.</b> Applications watch through {@link Request#watch} or a resource client. This
  * class is public only so that the benchmarks module's {@code DecodeBenchmark} can compare the decoder
@@ -45,15 +52,25 @@ public final class WatchDecoding {
     private WatchDecoding() {
     }
 
+    /** {@link #decode(Flux, JavaType, String, int)} with the default limit on one event, 16 MiB. */
+    public static <T> Flux<WatchEvent<T>> decode(Flux<DataBuffer> chunks, JavaType type, String source) {
+        return decode(chunks, type, source, ClientOptions.SIXTEEN_MIB);
+    }
+
     /**
      * The events in {@code chunks}, each object decoded as {@code type}. Fails on a malformed
-     * event, or a stream that ends in the middle of one, after the events before it: with a
-     * {@link KubernetesClientException} naming {@code source}, or a {@link JacksonException} for
-     * a line that is not JSON (the transport names the request for it).
+     * event, an event longer than {@code maxEventBytes}, or a stream that ends in the middle of an
+     * event, after the events before it: with a {@link KubernetesClientException} naming
+     * {@code source}, or a {@link JacksonException} for a line that is not JSON (the transport
+     * names the request for it).
      */
-    public static <T> Flux<WatchEvent<T>> decode(Flux<DataBuffer> chunks, JavaType type, String source) {
+    public static <T> Flux<WatchEvent<T>> decode(Flux<DataBuffer> chunks, JavaType type, String source,
+            int maxEventBytes) {
+        if (maxEventBytes < 1) {
+            throw new IllegalArgumentException("maxEventBytes must be at least 1 byte, was " + maxEventBytes);
+        }
         return Flux.defer(() -> {
-            Lines<T> lines = new Lines<>(new EventReader<>(type, source));
+            Lines<T> lines = new Lines<>(new EventReader<>(type, source), maxEventBytes, source);
             return chunks.concatMapIterable(lines::complete)
                     .concatWith(Flux.defer(() -> Flux.fromIterable(lines.unfinished())))
                     .handle((item, sink) -> {
@@ -75,13 +92,17 @@ public final class WatchDecoding {
      */
     private static final class Lines<T> {
         private final EventReader<T> reader;
+        private final int maxLineBytes;
+        private final String source;
         private byte[] chunkBytes = new byte[0];
         private byte[] pending = new byte[0];
         private int pendingLength;
         private boolean failed;
 
-        Lines(EventReader<T> reader) {
+        Lines(EventReader<T> reader, int maxLineBytes, String source) {
             this.reader = reader;
+            this.maxLineBytes = maxLineBytes;
+            this.source = source;
         }
 
         List<Object> complete(DataBuffer chunk) {
@@ -104,8 +125,9 @@ public final class WatchDecoding {
                 first++;
             }
             if (first == length) {
-                keep(bytes, 0, length);
-                return List.of();
+                List<Object> decoded = new ArrayList<>(0);
+                keep(bytes, 0, length, decoded);
+                return decoded;
             }
             int last = length - 1;
             while (bytes[last] != '\n') {
@@ -115,7 +137,9 @@ public final class WatchDecoding {
             int start = 0;
             if (pendingLength > 0) {
                 // the line that began in earlier chunks ends here: decoded on its own, from the pending bytes
-                keep(bytes, 0, first);
+                if (!keep(bytes, 0, first, decoded)) {
+                    return decoded;
+                }
                 int lineLength = pendingLength;
                 pendingLength = 0;
                 start = first + 1;
@@ -124,11 +148,44 @@ public final class WatchDecoding {
                 }
             }
             // every line that lies wholly in this chunk, through one parser, where the bytes are
-            if (start <= last && !decode(bytes, start, last + 1 - start, decoded)) {
-                return decoded;
+            if (start <= last) {
+                int end = last + 1;
+                // only a span longer than the limit can hold a line longer than the limit
+                int tooLong = end - start > maxLineBytes ? firstLineTooLong(bytes, start, end) : -1;
+                if (!decode(bytes, start, (tooLong < 0 ? end : tooLong) - start, decoded)) {
+                    return decoded;
+                }
+                if (tooLong >= 0) {
+                    fail(decoded);
+                    return decoded;
+                }
             }
-            keep(bytes, last + 1, length);
+            keep(bytes, last + 1, length, decoded);
             return decoded;
+        }
+
+        /** Where the first line in {@code bytes[from, to)} (which ends with a newline) longer than the limit starts, or -1. */
+        private int firstLineTooLong(byte[] bytes, int from, int to) {
+            int lineStart = from;
+            for (int i = from; i < to; i++) {
+                if (bytes[i] == '\n') {
+                    if (i - lineStart > maxLineBytes) {
+                        return lineStart;
+                    }
+                    lineStart = i + 1;
+                }
+            }
+            return -1;
+        }
+
+        /** Ends the stream with the error for a line over the limit, and lets go of its bytes. */
+        private void fail(List<Object> decoded) {
+            decoded.add(new KubernetesClientException("watch event on " + source + " exceeded the "
+                    + ByteSizes.describe(maxLineBytes) + " limit of one watch event (ClientOptions.maxWatchEventBytes)"));
+            failed = true;
+            pending = new byte[0];
+            pendingLength = 0;
+            chunkBytes = new byte[0];
         }
 
         /** What is left once the stream ended: an event without its newline, or the start of one. */
@@ -154,13 +211,23 @@ public final class WatchDecoding {
             }
         }
 
-        private void keep(byte[] bytes, int from, int to) {
+        /**
+         * Adds {@code bytes[from, to)} to the unfinished line; false, with the failure added to
+         * {@code decoded}, when that makes the line longer than the limit.
+         */
+        private boolean keep(byte[] bytes, int from, int to, List<Object> decoded) {
             int length = to - from;
+            if (length > maxLineBytes - pendingLength) {
+                fail(decoded);
+                return false;
+            }
             if (pendingLength + length > pending.length) {
-                pending = Arrays.copyOf(pending, Math.max(pendingLength + length, pending.length * 2));
+                pending = Arrays.copyOf(pending, (int) Math.min(maxLineBytes,
+                        Math.max(pendingLength + length, pending.length * 2L)));
             }
             System.arraycopy(bytes, from, pending, pendingLength, length);
             pendingLength += length;
+            return true;
         }
     }
 
@@ -242,8 +309,10 @@ public final class WatchDecoding {
             } catch (StreamReadException e) {
                 throw e;
             } catch (JacksonException e) {
+                // Jackson's own message would quote the value (a Secret's data, say): only where, and what kind of error
                 throw new KubernetesClientException(source + " sent a " + eventType + " watch event whose object is "
-                        + "not a valid " + type.getRawClass().getSimpleName() + path(e) + ": " + e.getOriginalMessage(), e);
+                        + "not a valid " + type.getRawClass().getSimpleName() + path(e) + " (" + e.getClass().getSimpleName()
+                        + ")", e);
             }
         }
 

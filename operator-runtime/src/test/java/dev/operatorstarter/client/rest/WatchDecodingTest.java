@@ -223,6 +223,64 @@ class WatchDecodingTest {
                 .hasMessageContaining("ADDED watch event without object");
     }
 
+    @Test
+    void aLineLongerThanTheLimitFailsAfterTheEventsBeforeItWhateverTheChunking() {
+        String big = "x".repeat(8 * 1024);
+        String text = line(Map.of("type", "ADDED", "object", pod("a"))) + line(Map.of("type", "ADDED", "object", pod("b")))
+                + line(Map.of("type", "ADDED", "object", Map.of("metadata", Map.of("name", "big"), "spec",
+                        Map.of("nodeName", big)))) + line(Map.of("type", "ADDED", "object", pod("c")));
+        int whole = text.getBytes(StandardCharsets.UTF_8).length;
+        for (int size : new int[] {1, 7, 1000, 4096, 5000, 9000, whole}) {
+            List<Signal<WatchEvent<Pod>>> signals = WatchDecoding.<Pod>decode(chunks(size, text),
+                    Json.MAPPER.constructType(Pod.class), "GET /api/v1/pods?watch=true", 4096).materialize()
+                    .collectList().block();
+
+            assertThat(signals).as("chunks of %d bytes", size).hasSize(3);
+            assertThat(signals.get(0).get()).isEqualTo(new WatchEvent.Added<>(pod("a")));
+            assertThat(signals.get(1).get()).isEqualTo(new WatchEvent.Added<>(pod("b")));
+            assertThat(signals.get(2).getThrowable()).as("chunks of %d bytes", size)
+                    .isInstanceOf(KubernetesClientException.class)
+                    .hasMessage("watch event on GET /api/v1/pods?watch=true exceeded the 4 KiB limit of one watch event "
+                            + "(ClientOptions.maxWatchEventBytes)");
+        }
+    }
+
+    @Test
+    void aLineThatNeverEndsFailsOnceItPassesTheLimitWithoutReadingOn() {
+        java.util.concurrent.atomic.AtomicInteger read = new java.util.concurrent.atomic.AtomicInteger();
+        byte[] chunk = "x".repeat(1000).getBytes(StandardCharsets.US_ASCII);
+        Flux<DataBuffer> endless = Flux.<DataBuffer>generate(sink -> {
+            read.incrementAndGet();
+            sink.next(DefaultDataBufferFactory.sharedInstance.wrap(chunk.clone()));
+        });
+
+        assertThatThrownBy(() -> WatchDecoding.<Pod>decode(endless, Json.MAPPER.constructType(Pod.class), "test",
+                64 * 1024).blockLast(java.time.Duration.ofSeconds(30)))
+                .isInstanceOf(KubernetesClientException.class).hasMessageContaining("exceeded the 64 KiB limit");
+        assertThat(read.get()).as("chunks read: the line fails with the chunk that passes the limit, plus prefetch")
+                .isLessThan(66 + 256);
+    }
+
+    @Test
+    void aLineOfExactlyTheLimitDecodesAndOneByteMoreDoesNot() {
+        String event = line(Map.of("type", "ADDED", "object", pod("a")));
+        int limit = event.getBytes(StandardCharsets.UTF_8).length - 1; // without its newline
+        String text = event + event;
+        for (int size : new int[] {1, 13, limit, limit + 1, 2 * limit + 2}) {
+            assertThat(WatchDecoding.<Pod>decode(chunks(size, text), Json.MAPPER.constructType(Pod.class), "test", limit)
+                    .collectList().block()).as("chunks of %d bytes", size).hasSize(2);
+            assertThatThrownBy(() -> WatchDecoding.<Pod>decode(chunks(size, text), Json.MAPPER.constructType(Pod.class),
+                    "test", limit - 1).collectList().block()).as("chunks of %d bytes", size)
+                    .isInstanceOf(KubernetesClientException.class).hasMessageContaining("limit of one watch event");
+        }
+        // the last line, without a newline, is held to the same limit
+        String unterminated = event.substring(0, limit);
+        assertThat(WatchDecoding.<Pod>decode(chunks(7, unterminated), Json.MAPPER.constructType(Pod.class), "test",
+                limit).collectList().block()).hasSize(1);
+        assertThatThrownBy(() -> WatchDecoding.<Pod>decode(chunks(7, unterminated), Json.MAPPER.constructType(Pod.class),
+                "test", limit - 1).collectList().block()).isInstanceOf(KubernetesClientException.class);
+    }
+
     private static Throwable failure(String text) {
         List<Signal<WatchEvent<Pod>>> signals = WatchDecoding.<Pod>decode(oneChunk(text),
                 Json.MAPPER.constructType(Pod.class), "test").materialize().collectList().block();

@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The Kubernetes client: connection details from {@code operator.client.*} (or a
@@ -46,6 +47,9 @@ public final class OperatorClientAutoConfiguration {
         OperatorProperties.Client client = properties.client();
         ClientOptions.Builder options = ClientOptions.builder().connectTimeout(client.connectTimeout())
                 .requestTimeout(client.requestTimeout()).maxRetries(client.maxRetries())
+                .maxWatchEventBytes(bytes(client.maxWatchEventSize()))
+                .maxResponseBytes(bytes(client.maxResponseSize()))
+                .maxListResponseBytes(bytes(client.maxListResponseSize()))
                 .metrics(OperatorMetrics.of(metrics).requests())
                 .observationRegistry(observations.getIfUnique(() -> ObservationRegistry.NOOP));
         if (client.qps() > 0) {
@@ -53,5 +57,10 @@ public final class OperatorClientAutoConfiguration {
         }
         customizers.orderedStream().forEach(customizer -> customizer.customize(options));
         return KubernetesClient.create(config, options.build());
+    }
+
+    /** A size as the client's int byte count: 2GB and more is read as the most an int holds; below 1 byte fails in ClientOptions. */
+    private static int bytes(DataSize size) {
+        return (int) Math.min(Integer.MAX_VALUE, size.toBytes());
     }
 }

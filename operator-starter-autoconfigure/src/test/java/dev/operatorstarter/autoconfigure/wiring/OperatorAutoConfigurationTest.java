@@ -170,6 +170,18 @@ class OperatorAutoConfigurationTest {
     }
 
     @Test
+    void sizeLimitPropertiesReachTheClientsOptions() {
+        runner().run(context -> assertThat(context.getBean(KubernetesClient.class).rest().options())
+                .extracting(o -> o.maxWatchEventBytes(), o -> o.maxResponseBytes(), o -> o.maxListResponseBytes())
+                .containsExactly(16 * 1024 * 1024, 16 * 1024 * 1024, Integer.MAX_VALUE));
+        runner().withPropertyValues("operator.client.max-watch-event-size=1MB", "operator.client.max-response-size=2MB",
+                "operator.client.max-list-response-size=512MB")
+                .run(context -> assertThat(context.getBean(KubernetesClient.class).rest().options())
+                        .extracting(o -> o.maxWatchEventBytes(), o -> o.maxResponseBytes(), o -> o.maxListResponseBytes())
+                        .containsExactly(1024 * 1024, 2 * 1024 * 1024, 512 * 1024 * 1024));
+    }
+
+    @Test
     void userConnectionDetailsReplaceTheProperties() {
         runner().withBean(KubernetesConnectionDetails.class, () -> () -> dev.operatorstarter.client.config.KubeconfigLoader
                 .load(Kubeconfigs.twoContexts(folder), "two"))

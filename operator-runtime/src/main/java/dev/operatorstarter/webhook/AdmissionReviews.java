@@ -103,7 +103,7 @@ final class AdmissionReviews {
             log.warn("Admission request {} for {} failed", request.getUid(), describe(request), e);
             response = denial(request.getUid(), 500, "InternalError", ENDPOINT_FAILED);
         }
-        response.setUid(request.getUid());
+        response.setUid(request.getUid() == null ? "" : request.getUid()); // always present, as the API expects
         return review(review.getApiVersion(), review.getKind(), response);
     }
 

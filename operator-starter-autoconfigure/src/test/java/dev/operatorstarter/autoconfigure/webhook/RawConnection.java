@@ -61,6 +61,33 @@ final class RawConnection implements AutoCloseable {
         return received.toString(StandardCharsets.US_ASCII);
     }
 
+    /**
+     * One response: its status line and headers, and a body of its Content-Length, waiting at most
+     * {@code within}; what arrived when the connection closes first.
+     */
+    String readResponse(Duration within) throws IOException {
+        socket.setSoTimeout((int) within.toMillis());
+        InputStream in = socket.getInputStream();
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        int headerEnd = -1;
+        int length = 0;
+        while (headerEnd < 0 || received.size() < headerEnd + length) {
+            int read = in.read();
+            if (read < 0) {
+                break;
+            }
+            received.write(read);
+            String text = received.toString(StandardCharsets.US_ASCII);
+            if (headerEnd < 0 && text.endsWith("\r\n\r\n")) {
+                headerEnd = text.length();
+                java.util.regex.Matcher match = java.util.regex.Pattern.compile("(?i)content-length: *([0-9]+)")
+                        .matcher(text);
+                length = match.find() ? Integer.parseInt(match.group(1)) : 0;
+            }
+        }
+        return received.toString(StandardCharsets.US_ASCII);
+    }
+
     /** The start of a POST of a review to {@code path}, with a Content-Length of {@code length}. */
     static String postHeaders(String path, long length) {
         return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "

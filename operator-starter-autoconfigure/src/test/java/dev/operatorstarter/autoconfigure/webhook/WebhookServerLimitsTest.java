@@ -65,6 +65,30 @@ class WebhookServerLimitsTest {
     }
 
     @Test
+    void theHeaderReadTimeoutStopsWithTheHeadersSoABodyAndAKeptAliveConnectionMayTakeLonger() throws Exception {
+        NettyWebhookServer started = start(Map.of("header-read-timeout", "1s", "body-read-timeout", "20s"));
+        RawConnection upload = open(started);
+        upload.send(RawConnection.postHeaders(PATH, REVIEW.length()));
+        AtomicInteger sent = new AtomicInteger();
+        // one byte every 100 ms: the body takes longer than the header-read timeout, well within the body's
+        trickle.scheduleWithFixedDelay(() -> {
+            int next = sent.getAndIncrement();
+            if (next < 30) {
+                upload.send(REVIEW.substring(next, next + 1));
+            } else if (next == 30) {
+                upload.send(REVIEW.substring(30));
+            }
+        }, 100, 100, TimeUnit.MILLISECONDS);
+
+        String answer = upload.readResponse(CUT_WITHIN);
+
+        assertThat(answer).startsWith("HTTP/1.1 200").contains("\"allowed\":true");
+        assertThat(upload.send(RawConnection.postHeaders(PATH, REVIEW.length()) + REVIEW))
+                .as("the connection is kept alive after the header-read timeout has passed").isTrue();
+        assertThat(upload.readResponse(CUT_WITHIN)).startsWith("HTTP/1.1 200");
+    }
+
+    @Test
     void aConnectionThatSendsNothingIsClosedAfterTheHeaderReadTimeout() throws Exception {
         NettyWebhookServer started = start(Map.of("header-read-timeout", "1s"));
         RawConnection silent = open(started);

@@ -29,15 +29,18 @@ final class ConnectionLimit {
 
     /** Counts {@code channel} until it closes, or closes it when the cap is reached; whether it was admitted. */
     boolean admit(Channel channel) {
-        if (open.incrementAndGet() > max) {
-            open.decrementAndGet();
-            if (full.compareAndSet(false, true)) {
-                log.warn("The webhook server has {} connections open (operator.webhook.max-connections): further "
-                        + "connections are closed until some close", max);
+        int current;
+        do { // never counts past the cap, not even for a moment
+            current = open.get();
+            if (current >= max) {
+                if (full.compareAndSet(false, true)) {
+                    log.warn("The webhook server has {} connections open (operator.webhook.max-connections): further "
+                            + "connections are closed until some close", max);
+                }
+                channel.close();
+                return false;
             }
-            channel.close();
-            return false;
-        }
+        } while (!open.compareAndSet(current, current + 1));
         channel.closeFuture().addListener(closed -> {
             if (open.decrementAndGet() < max && full.compareAndSet(true, false)) {
                 log.info("The webhook server accepts connections again");

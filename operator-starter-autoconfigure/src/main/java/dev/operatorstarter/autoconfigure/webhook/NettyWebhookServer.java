@@ -124,6 +124,7 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
                 keys.use(key);
             }
             RotatingServerKeyManager serving = keys;
+            WebhookTls tls = WebhookTls.of(properties); // before anything is started: a bad setting fails here
             // Handlers block (they may call the API server): a pool of their own, so that they can
             // neither starve Reactor's shared one (the client's token reads run there) nor each other's callers.
             Scheduler handlers = Schedulers.newBoundedElastic(10 * Runtime.getRuntime().availableProcessors(), 1000,
@@ -131,7 +132,6 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
             workers = handlers;
             WebhookRequestHandler handler = new WebhookRequestHandler(endpoints, properties.maxRequestSize().toBytes(),
                     properties.maxConcurrentRequests(), properties.bodyReadTimeout(), handlers, metrics, time);
-            WebhookTls tls = WebhookTls.of(properties);
             ConnectionLimit connections = new ConnectionLimit(properties.maxConnections());
             Duration headerReadTimeout = properties.headerReadTimeout();
             try {
@@ -149,6 +149,8 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
                         })
                         .handle(handler).bindNow(Duration.ofSeconds(10));
             } catch (RuntimeException e) {
+                workers = null;
+                handlers.dispose();
                 throw new InvalidWebhookException("the webhook server cannot listen on " + properties.address() + ":"
                         + properties.port() + " (operator.webhook.address, operator.webhook.port): " + e.getMessage(), e);
             }

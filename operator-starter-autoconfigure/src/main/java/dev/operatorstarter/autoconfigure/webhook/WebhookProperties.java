@@ -30,8 +30,9 @@ import org.springframework.util.unit.DataSize;
  * @param bodyReadTimeout how long a request's body may take to arrive once its headers have; a
  *     slower upload is answered 408 and its connection closed (default 30 s, the API server's
  *     longest {@code timeoutSeconds})
- * @param maxHeaderSize the largest request line and headers accepted, together; larger ones are
- *     answered 431 and the connection closed (controller-runtime's 1 MB)
+ * @param maxHeaderSize the largest request headers accepted, all together; larger ones are
+ *     answered 431 and the connection closed (controller-runtime's 1 MB). The request line has a
+ *     limit of its own, 4 KB
  * @param maxConcurrentRequests how many reviews the server reads and answers at once; one more is
  *     answered 429 at once (the API server counts it as a failed call), which bounds the memory the
  *     bodies take to about this many times {@code max-request-size}

@@ -61,31 +61,31 @@ class WebhookServerLimitsTest {
         String answer = slow.readUntilClosed(CUT_WITHIN);
 
         assertThat(answer).as("the connection is closed while the headers still trickle in").isNotNull();
-        assertThat(answers(started)).isTrue();
+        stillAnswers(started);
     }
 
     @Test
     void theHeaderReadTimeoutStopsWithTheHeadersSoABodyAndAKeptAliveConnectionMayTakeLonger() throws Exception {
-        NettyWebhookServer started = start(Map.of("header-read-timeout", "1s", "body-read-timeout", "20s"));
+        NettyWebhookServer started = start(Map.of("header-read-timeout", "3s", "body-read-timeout", "2m"));
         RawConnection upload = open(started);
         upload.send(RawConnection.postHeaders(PATH, REVIEW.length()));
         AtomicInteger sent = new AtomicInteger();
-        // one byte every 100 ms: the body takes longer than the header-read timeout, well within the body's
+        // one byte every 100 ms: the body takes 6 s or more, longer than the header-read timeout, well within the body's
         trickle.scheduleWithFixedDelay(() -> {
             int next = sent.getAndIncrement();
-            if (next < 30) {
+            if (next < 60) {
                 upload.send(REVIEW.substring(next, next + 1));
-            } else if (next == 30) {
-                upload.send(REVIEW.substring(30));
+            } else if (next == 60) {
+                upload.send(REVIEW.substring(60));
             }
         }, 100, 100, TimeUnit.MILLISECONDS);
 
-        String answer = upload.readResponse(CUT_WITHIN);
+        String answer = upload.readResponse(Duration.ofMinutes(2));
 
         assertThat(answer).startsWith("HTTP/1.1 200").contains("\"allowed\":true");
         assertThat(upload.send(RawConnection.postHeaders(PATH, REVIEW.length()) + REVIEW))
                 .as("the connection is kept alive after the header-read timeout has passed").isTrue();
-        assertThat(upload.readResponse(CUT_WITHIN)).startsWith("HTTP/1.1 200");
+        assertThat(upload.readResponse(Duration.ofMinutes(1))).startsWith("HTTP/1.1 200");
     }
 
     @Test
@@ -94,7 +94,7 @@ class WebhookServerLimitsTest {
         RawConnection silent = open(started);
 
         assertThat(silent.readUntilClosed(CUT_WITHIN)).as("closed, with nothing sent").isEmpty();
-        assertThat(answers(started)).isTrue();
+        stillAnswers(started);
     }
 
     @Test
@@ -108,7 +108,7 @@ class WebhookServerLimitsTest {
 
         assertThat(answer).as("the upload is cut while it still trickles in").isNotNull();
         assertThat(answer.isEmpty() || answer.startsWith("HTTP/1.1 408")).as(answer).isTrue();
-        assertThat(answers(started)).isTrue();
+        stillAnswers(started);
     }
 
     @Test
@@ -125,7 +125,7 @@ class WebhookServerLimitsTest {
         String answer = large.readUntilClosed(CUT_WITHIN);
 
         assertThat(answer == null || answer.isEmpty() || answer.startsWith("HTTP/1.1 413")).as(answer).isTrue();
-        assertThat(answers(started)).isTrue();
+        stillAnswers(started);
     }
 
     @Test
@@ -139,7 +139,7 @@ class WebhookServerLimitsTest {
 
         assertThat(answer).isNotNull();
         assertThat(answer.isEmpty() || answer.startsWith("HTTP/1.1 431")).as(answer).isTrue();
-        assertThat(answers(started)).isTrue();
+        stillAnswers(started);
     }
 
     @Test
@@ -153,12 +153,12 @@ class WebhookServerLimitsTest {
         assertThatThrownBy(() -> RawConnection.open(tls, started.port())).isInstanceOf(IOException.class);
 
         connections.remove(0).close();
-        await().atMost(CUT_WITHIN).ignoreExceptions().until(() -> answers(started));
+        stillAnswers(started);
     }
 
     @Test
     void requestsBeyondTheConcurrencyCapAreAnswered429AndTheServerAnswersOnceTheyFinish() throws Exception {
-        NettyWebhookServer started = start(Map.of("max-concurrent-requests", "2"));
+        NettyWebhookServer started = start(Map.of("max-concurrent-requests", "2", "body-read-timeout", "2m"));
         for (int i = 0; i < 2; i++) {
             RawConnection slow = open(started);
             slow.send(RawConnection.postHeaders(PATH, 100_000) + "{");
@@ -170,7 +170,7 @@ class WebhookServerLimitsTest {
         for (RawConnection connection : connections) {
             connection.close();
         }
-        await().atMost(CUT_WITHIN).ignoreExceptions().until(() -> answers(started));
+        stillAnswers(started);
     }
 
     /**
@@ -216,6 +216,14 @@ class WebhookServerLimitsTest {
 
         assertThat(millis.stream().sorted().toList().get(1)).as("the median of %s ms", millis).isLessThan(1000);
         assertThat(uploads).as("the slow uploads still hold their connections").allMatch(upload -> upload.send(" "));
+    }
+
+    /**
+     * Waits until a well-behaved caller is answered. Retried: with the short timeouts of these
+     * tests, one handshake on a heavily loaded machine may itself take longer than the timeout.
+     */
+    private static void stillAnswers(NettyWebhookServer started) {
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> answers(started));
     }
 
     private NettyWebhookServer start(Map<String, String> values) {

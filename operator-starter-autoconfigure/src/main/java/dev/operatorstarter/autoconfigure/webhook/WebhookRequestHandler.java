@@ -122,11 +122,6 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
                 });
     }
 
-    /** The reviews being read or answered now. */
-    int inFlight() {
-        return inFlight.get();
-    }
-
     /**
      * The code to count: the response's, unless the exchange ended before one was sent. A request
      * the API server gave up on (its timeout) counts as 499, as proxies write it; a failure as 500.
@@ -144,7 +139,9 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
         if (length != null && length.matches("[0-9]{1,18}") && Long.parseLong(length) > maxRequestBytes) {
             return Mono.error(new TooLarge());
         }
-        int expected = length != null && length.matches("[0-9]{1,9}") ? Integer.parseInt(length) : 32;
+        // sized for what is announced, up to 64 KB: a caller that announces megabytes and sends
+        // nothing must not make the server hold them (the buffer grows as bytes arrive)
+        int expected = length != null && length.matches("[0-9]{1,9}") ? Math.min(Integer.parseInt(length), 65_536) : 256;
         return request.receive().asByteArray()
                 .reduce(new ByteArrayOutputStream(expected), (out, chunk) -> {
                     if (out.size() + (long) chunk.length > maxRequestBytes) {

@@ -21,9 +21,11 @@ import java.util.Objects;
  * unknown fields are ignored as when reading from the API server. When the class names its group
  * and version ({@code @Group}, {@code @Version}), a request for another kind or version is denied
  * (400) naming both, rather than decoded into the wrong class; check the webhook configuration's
- * rules. A body that is not an AdmissionReview, an object that does not decode, and a handler
- * that throws give a denial whose message says so (400, 400 and 500). Every answer echoes the
- * request's {@code uid}, {@code apiVersion} and {@code kind}.
+ * rules. A body that is not an AdmissionReview and an object that does not decode give a denial
+ * whose message says so (400). A handler that throws anything, an {@link Error} included (Kotlin's
+ * {@code TODO()}), gives a 500 denial with a generic message: the failure, which may hold what the
+ * caller must not see, is logged with the object's key. Every answer echoes the request's
+ * {@code uid}, {@code apiVersion} and {@code kind}.
  */
 public interface AdmissionEndpoint extends WebhookEndpoint {
 

@@ -25,6 +25,10 @@ final class AdmissionReviews {
 
     static final String API_VERSION = "admission.k8s.io/v1";
     static final String KIND = "AdmissionReview";
+    /** The message of the 500 denial for a handler that threw: the failure itself goes to the log only. */
+    static final String HANDLER_FAILED = "the admission handler failed; the webhook server's log has the error";
+    /** The message of the 500 denial for a failure of the endpoint itself: the failure goes to the log only. */
+    static final String ENDPOINT_FAILED = "the admission webhook failed; the webhook server's log has the error";
     private static final Logger log = LoggerFactory.getLogger(AdmissionReviews.class);
 
     private AdmissionReviews() {
@@ -35,7 +39,20 @@ final class AdmissionReviews {
         AdmissionResponse respond(AdmissionRequest request, @Nullable JsonNode object, @Nullable JsonNode oldObject);
     }
 
+    /**
+     * The answer to {@code body}, never an exception: whatever fails past the handler's own
+     * isolation (a failure of ours) is a 500 denial with a generic message, the failure logged.
+     */
     static byte[] handle(byte[] body, Responder responder) {
+        try {
+            return decodeAndAnswer(body, responder);
+        } catch (Throwable e) {
+            log.warn("An admission request could not be answered", e);
+            return encode(review(null, null, denial(null, 500, "InternalError", ENDPOINT_FAILED)));
+        }
+    }
+
+    private static byte[] decodeAndAnswer(byte[] body, Responder responder) {
         ObjectNode tree;
         try {
             JsonNode parsed = Json.MAPPER.readTree(body);
@@ -81,12 +98,12 @@ final class AdmissionReviews {
         AdmissionResponse response;
         try {
             response = responder.respond(request, object, oldObject);
-        } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
+        } catch (Throwable e) {
             // the endpoints catch the handler's own failures; this is a failure of ours, still answered
             log.warn("Admission request {} for {} failed", request.getUid(), describe(request), e);
-            response = denial(request.getUid(), 500, "InternalError", "the admission webhook failed: " + e);
+            response = denial(request.getUid(), 500, "InternalError", ENDPOINT_FAILED);
         }
-        response.setUid(request.getUid());
+        response.setUid(request.getUid() == null ? "" : request.getUid()); // always present, as the API expects
         return review(review.getApiVersion(), review.getKind(), response);
     }
 
@@ -113,11 +130,15 @@ final class AdmissionReviews {
         return response;
     }
 
-    /** A 500 denial for a handler that threw, logged once with the object's key. */
+    /**
+     * A 500 denial for a handler that threw, logged once with the object's key. The message is
+     * generic: an exception's text may hold what the caller must not see (a token, another
+     * object's content), so it goes to the log only.
+     */
     static AdmissionResponse handlerFailed(AdmissionRequest request, Throwable failure) {
         log.warn("The admission handler failed on {} request {} for {}", request.getOperation(), request.getUid(),
                 describe(request), failure);
-        return denial(request.getUid(), 500, "InternalError", "the admission handler failed: " + failure);
+        return denial(request.getUid(), 500, "InternalError", HANDLER_FAILED);
     }
 
     /** {@code kind namespace/name}, for messages and logs. */

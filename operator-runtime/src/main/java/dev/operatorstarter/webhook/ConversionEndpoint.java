@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Errors: the request fails as a whole ({@code result.status: Failure}, with a message naming
  * the object and the step) when an object has an unknown version or kind, cannot be decoded, or
- * a converter throws; the API server then fails the client's request. A body that is not a
+ * a converter throws anything, an {@link Error} included (then the message is generic and the
+ * failure is logged); the API server then fails the client's request. A body that is not a
  * ConversionReview gets a Failure too, never a broken answer.
  */
 public interface ConversionEndpoint extends WebhookEndpoint {

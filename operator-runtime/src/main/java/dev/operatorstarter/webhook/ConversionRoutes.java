@@ -18,6 +18,9 @@ import tools.jackson.databind.JsonNode;
  */
 final class ConversionRoutes {
 
+    /** What a Failure says of a converter that threw: the failure itself goes to the log only. */
+    static final String CONVERTER_FAILED = "the converter threw; the webhook server's log has the error";
+
     /** One converter as registered, with the classes it joins. */
     record Registration<A extends HasMetadata, B extends HasMetadata>(Class<A> first, Class<B> second,
             Converter<A, B> converter) {
@@ -137,8 +140,9 @@ final class ConversionRoutes {
             String to = route.get(i);
             try {
                 current = Objects.requireNonNull(steps.get(from + ">" + to).apply(current), "the converter returned null");
-            } catch (Exception | StackOverflowError | LinkageError | AssertionError e) {
-                throw new Unconvertible("converting " + name + " from " + from + " to " + to + " failed: " + e, e);
+            } catch (Throwable e) { // any Error too (Kotlin's TODO()); its text goes to the log only
+                throw new Unconvertible("converting " + name + " from " + from + " to " + to + " failed: "
+                        + CONVERTER_FAILED, e);
             }
             Class<? extends HasMetadata> expected = classes.get(to);
             if (!expected.isInstance(current)) {

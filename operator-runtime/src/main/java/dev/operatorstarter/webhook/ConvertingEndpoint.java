@@ -21,6 +21,8 @@ final class ConvertingEndpoint implements ConversionEndpoint {
 
     static final String API_VERSION = "apiextensions.k8s.io/v1";
     static final String KIND = "ConversionReview";
+    /** The Failure's message for a failure of ours: the failure goes to the log only. */
+    static final String CONVERSION_FAILED = "the conversion webhook failed; the webhook server's log has the error";
     private static final Logger log = LoggerFactory.getLogger(ConvertingEndpoint.class);
 
     private final ConversionRoutes routes;
@@ -34,8 +36,18 @@ final class ConvertingEndpoint implements ConversionEndpoint {
         return routes.versions();
     }
 
+    /** Never throws: a failure of ours past the converters' own isolation is a Failure with a generic message. */
     @Override
     public byte[] handle(byte[] requestBody) {
+        try {
+            return decodeAndConvert(requestBody);
+        } catch (Throwable e) {
+            log.warn("A conversion request could not be answered", e);
+            return encode(review(null, null, failure("", CONVERSION_FAILED)));
+        }
+    }
+
+    private byte[] decodeAndConvert(byte[] requestBody) {
         ObjectNode tree;
         try {
             JsonNode parsed = Json.MAPPER.readTree(requestBody);
@@ -82,10 +94,10 @@ final class ConvertingEndpoint implements ConversionEndpoint {
             } catch (ConversionRoutes.Unconvertible e) {
                 log.warn("Conversion request {} to {} failed: {}", uid, desired, e.getMessage(), e.getCause());
                 return failure(uid, e.getMessage());
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
                 log.warn("Conversion request {} to {} failed on {}", uid, desired, ConversionRoutes.describe(object), e);
                 return failure(uid, "converting " + ConversionRoutes.describe(object) + " to " + desired
-                        + " failed: " + e);
+                        + " failed: " + CONVERSION_FAILED);
             }
         }
         Status success = new StatusBuilder().withStatus("Success").build();

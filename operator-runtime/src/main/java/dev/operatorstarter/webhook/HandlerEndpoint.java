@@ -11,7 +11,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * {@link AdmissionEndpoint} over one handler: the request decoded into the handler's class (a 400
  * denial when it cannot be), then the handler's answer turned into the response (a 500 denial when
- * the handler throws). What the answer is differs by kind: a verdict for a validating handler
+ * the handler throws anything, an {@link Error} included, with a generic message: the failure goes
+ * to the log only). What the answer is differs by kind: a verdict for a validating handler
  * ({@link AdmissionEndpoint#validating}), a verdict and a patch for a mutating one
  * ({@link MutatingResponder}).
  */
@@ -65,7 +66,7 @@ final class HandlerEndpoint<T extends HasMetadata> implements AdmissionEndpoint 
         }
         try {
             return responder.respond(admission, object);
-        } catch (Exception | StackOverflowError | LinkageError | AssertionError e) {
+        } catch (Throwable e) { // any Error too (Kotlin's TODO()): a request left unanswered would be admitted under Ignore
             return AdmissionReviews.handlerFailed(request, e);
         }
     }

@@ -13,6 +13,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -91,17 +93,51 @@ class AdmissionEndpointTest {
     }
 
     @Test
-    void aHandlerThatThrowsGivesADenialWithCode500NamingTheException() {
+    void aHandlerThatThrowsGivesADenialWithCode500AndAGenericMessageThatLeaksNothing() {
         AdmissionEndpoint endpoint = AdmissionEndpoint.validating(GadgetV1.class, admission -> {
             throw new IllegalStateException("the rule book is missing");
         });
 
         JsonNode response = answer(endpoint, review("CREATE", GADGET, null));
 
+        assertThat(response.path("uid").asString()).isEqualTo("uid-1");
         assertThat(response.path("allowed").asBoolean()).isFalse();
         assertThat(response.path("status").path("code").asInt()).isEqualTo(500);
-        assertThat(response.path("status").path("message").asString())
-                .isEqualTo("the admission handler failed: java.lang.IllegalStateException: the rule book is missing");
+        assertThat(response.path("status").path("reason").asString()).isEqualTo("InternalError");
+        assertThat(response.path("status").path("message").asString()).isEqualTo(AdmissionReviews.HANDLER_FAILED);
+    }
+
+    /** An Error no handler should throw, as Kotlin's {@code TODO()} throws {@code NotImplementedError}. */
+    static final class NotWrittenYet extends Error {
+        private static final long serialVersionUID = 1L;
+
+        NotWrittenYet() {
+            super("secret detail: token=abc");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"validating", "mutating"})
+    void aHandlerThatThrowsAnyErrorIsDeniedWith500RatherThanLeftUnanswered(String kind) {
+        AdmissionEndpoint endpoint = "validating".equals(kind)
+                ? AdmissionEndpoint.validating(GadgetV1.class, admission -> {
+                    throw new NotWrittenYet();
+                })
+                : AdmissionEndpoint.mutating(GadgetV1.class, admission -> {
+                    throw new NotWrittenYet();
+                });
+
+        JsonNode response = answer(endpoint, review("CREATE", GADGET, null));
+        AdmissionReview reviewed = endpoint.review(JSON.treeToValue(review("CREATE", GADGET, null), AdmissionReview.class));
+
+        assertThat(response.path("uid").asString()).isEqualTo("uid-1");
+        assertThat(response.path("allowed").asBoolean()).isFalse();
+        assertThat(response.path("status").path("code").asInt()).isEqualTo(500);
+        assertThat(response.path("status").path("message").asString()).isEqualTo(AdmissionReviews.HANDLER_FAILED)
+                .doesNotContain("secret");
+        assertThat(response.has("patch")).isFalse();
+        assertThat(reviewed.getResponse().getAllowed()).isFalse();
+        assertThat(reviewed.getResponse().getStatus().getCode()).isEqualTo(500);
     }
 
     @Test

@@ -144,7 +144,7 @@ class ConversionEndpointTest {
 
         assertThat(failure(endpoint, "webhooks.operatorstarter.dev/v1", ALPHA)).isEqualTo("converting Gadget ns/g from "
                 + "webhooks.operatorstarter.dev/v1alpha1 to webhooks.operatorstarter.dev/v1 failed: "
-                + "java.lang.IllegalStateException: colour red has no paint");
+                + ConversionRoutes.CONVERTER_FAILED);
         assertThat(failure(endpoint, "webhooks.operatorstarter.dev/v2", ALPHA)).isEqualTo("no converter from "
                 + "webhooks.operatorstarter.dev/v1alpha1 to webhooks.operatorstarter.dev/v2 for Gadget ns/g: register a "
                 + "converter between them, or declare a hub version that both convert with");
@@ -200,6 +200,36 @@ class ConversionEndpointTest {
                 .converter(GadgetV1alpha1.class, GadgetV1.class, ALPHA_TO_V1).hub(GadgetV2.class).build())
                 .hasMessage("the hub dev.operatorstarter.webhook.GadgetV2 is not one of the versions the converters join: "
                         + "[webhooks.operatorstarter.dev/v1alpha1, webhooks.operatorstarter.dev/v1]");
+    }
+
+    /** An Error no converter should throw, as Kotlin's {@code TODO()} throws {@code NotImplementedError}. */
+    static final class NotWrittenYet extends Error {
+        private static final long serialVersionUID = 1L;
+
+        NotWrittenYet() {
+            super("secret detail: token=abc");
+        }
+    }
+
+    @Test
+    void aConverterThatThrowsAnyErrorFailsTheRequestWithAGenericMessageRatherThanLeavingItUnanswered() {
+        ConversionEndpoint endpoint = ConversionEndpoint.builder()
+                .converter(GadgetV1alpha1.class, GadgetV1.class, Converter.<GadgetV1alpha1, GadgetV1>of(alpha -> {
+                    throw new NotWrittenYet();
+                }, v1 -> {
+                    throw new NotWrittenYet();
+                })).build();
+
+        String message = failure(endpoint, "webhooks.operatorstarter.dev/v1", ALPHA);
+        ConversionReview reviewed = endpoint.review(JSON.treeToValue(JSON.readTree("""
+                {"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview",
+                 "request":{"uid":"uid-c","desiredAPIVersion":"webhooks.operatorstarter.dev/v1","objects":[%s]}}"""
+                .formatted(ALPHA)), ConversionReview.class));
+
+        assertThat(message).isEqualTo("converting Gadget ns/g from webhooks.operatorstarter.dev/v1alpha1 to "
+                + "webhooks.operatorstarter.dev/v1 failed: " + ConversionRoutes.CONVERTER_FAILED).doesNotContain("secret");
+        assertThat(reviewed.getResponse().getResult().getStatus()).isEqualTo("Failure");
+        assertThat(reviewed.getResponse().getResult().getMessage()).isEqualTo(message);
     }
 
     private static List<JsonNode> converted(ConversionEndpoint endpoint, String desired, String... objects) {

@@ -70,7 +70,8 @@ final class CertificateFiles implements CertificateSource {
         return "files " + certFile + " and " + keyFile;
     }
 
-    private static List<X509Certificate> certificates(Path file, String property) {
+    /** The certificates of a PEM file, at least one; an {@link InvalidWebhookException} naming {@code property} otherwise. */
+    static List<X509Certificate> certificates(Path file, String property) {
         List<X509Certificate> certificates;
         try {
             certificates = PemContent.of(read(file, property)).getCertificates();

@@ -24,7 +24,6 @@ import org.springframework.context.SmartLifecycle;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
-import reactor.netty.http.Http11SslContextSpec;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.tcp.SslProvider;
 
@@ -45,6 +44,13 @@ import reactor.netty.tcp.SslProvider;
  * the write); then it serves the new one. Only if the current certificate expires first is the
  * new one served anyway, which {@link Status#certificateRotation()} says. Without injection (none
  * named, or supplied files without a CA) a new certificate is served at once.
+ *
+ * <p><b>Limits.</b> Each connection is closed when its request's headers take longer than
+ * {@code header-read-timeout} ({@link HeaderReadTimeout}), when it waits longer than
+ * {@code idle-timeout} for its next request, or at once when {@code max-connections} are open
+ * ({@link ConnectionLimit}); a body slower than {@code body-read-timeout} is answered 408, headers
+ * over {@code max-header-size} 431, and requests beyond {@code max-concurrent-requests} 429
+ * ({@link WebhookRequestHandler}). TLS as {@link WebhookTls} sets it up.
  *
  * <p>{@link #stop()} stops accepting connections, lets requests in flight finish (up to
  * {@code shutdown-timeout}) and closes every open connection, keep-alive ones included.
@@ -118,22 +124,33 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
                 keys.use(key);
             }
             RotatingServerKeyManager serving = keys;
+            WebhookTls tls = WebhookTls.of(properties); // before anything is started: a bad setting fails here
             // Handlers block (they may call the API server): a pool of their own, so that they can
             // neither starve Reactor's shared one (the client's token reads run there) nor each other's callers.
             Scheduler handlers = Schedulers.newBoundedElastic(10 * Runtime.getRuntime().availableProcessors(), 1000,
                     "webhook-handlers", 60, true);
             workers = handlers;
             WebhookRequestHandler handler = new WebhookRequestHandler(endpoints, properties.maxRequestSize().toBytes(),
-                    handlers, metrics, time);
+                    properties.maxConcurrentRequests(), properties.bodyReadTimeout(), handlers, metrics, time);
+            ConnectionLimit connections = new ConnectionLimit(properties.maxConnections());
+            Duration headerReadTimeout = properties.headerReadTimeout();
             try {
                 // the group lets a stop close open keep-alive connections too (after their request in flight):
                 // without it, the API server would go on calling a stopped server on its old connections
                 server = HttpServer.create().host(properties.address()).port(properties.port())
                         .channelGroup(new DefaultChannelGroup(GlobalEventExecutor.INSTANCE))
-                        .secure(spec -> spec.sslContext(
-                                (SslProvider.GenericSslContextSpec<?>) Http11SslContextSpec.forServer(serving)))
+                        .secure(spec -> spec.sslContext((SslProvider.GenericSslContextSpec<?>) tls.spec(serving)))
+                        .idleTimeout(properties.idleTimeout())
+                        .httpRequestDecoder(decoder -> decoder.maxHeaderSize((int) properties.maxHeaderSize().toBytes()))
+                        .doOnChannelInit((observer, channel, remote) -> {
+                            if (connections.admit(channel)) {
+                                HeaderReadTimeout.install(channel, headerReadTimeout);
+                            }
+                        })
                         .handle(handler).bindNow(Duration.ofSeconds(10));
             } catch (RuntimeException e) {
+                workers = null;
+                handlers.dispose();
                 throw new InvalidWebhookException("the webhook server cannot listen on " + properties.address() + ":"
                         + properties.port() + " (operator.webhook.address, operator.webhook.port): " + e.getMessage(), e);
             }
@@ -154,9 +171,9 @@ final class NettyWebhookServer implements WebhookServer, SmartLifecycle {
                 log.warn("The webhook server listens on port {} but serves nothing: no @AdmissionWebhook or "
                         + "@ConversionWebhook bean was found", port());
             } else {
-                log.info("Webhook server listening on https://{}:{} for {}; certificate {}, valid until {}",
-                        properties.address(), port(), new TreeSet<>(endpoints.keySet()), source.describe(),
-                        key.notAfter());
+                log.info("Webhook server listening on https://{}:{} ({}) for {}; certificate {}, valid until {}",
+                        properties.address(), port(), tls.describe(), new TreeSet<>(endpoints.keySet()),
+                        source.describe(), key.notAfter());
             }
         }
     }

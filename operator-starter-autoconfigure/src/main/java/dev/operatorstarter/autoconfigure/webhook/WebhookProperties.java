@@ -22,6 +22,29 @@ import org.springframework.util.unit.DataSize;
  * @param maxRequestSize the largest review body accepted; larger ones are answered 413 (the API
  *     server's own limit on objects is about 3 MB, and a review carries two)
  * @param shutdownTimeout how long a stop waits for reviews in flight
+ * @param idleTimeout how long a kept-alive connection may wait for its next request before it is
+ *     closed (controller-runtime's 90 s)
+ * @param headerReadTimeout how long a request's line and headers may take to arrive, counted from
+ *     the connection's opening (TLS handshake included) or from the first byte of a later request
+ *     on a kept-alive connection; the connection is closed after it (controller-runtime's 32 s)
+ * @param bodyReadTimeout how long a request's body may take to arrive once its headers have; a
+ *     slower upload is answered 408 and its connection closed (default 30 s, the API server's
+ *     longest {@code timeoutSeconds})
+ * @param maxHeaderSize the largest request headers accepted, all together; larger ones are
+ *     answered 431 and the connection closed (controller-runtime's 1 MB). The request line has a
+ *     limit of its own, 4 KB
+ * @param maxConcurrentRequests how many reviews the server reads and answers at once; one more is
+ *     answered 429 at once (the API server counts it as a failed call), which bounds the memory the
+ *     bodies take to about this many times {@code max-request-size}
+ * @param maxConnections how many connections may be open at once; a connection beyond it is closed
+ *     as soon as it is accepted
+ * @param clientCa a PEM bundle of CA certificates: when set, a caller must present a client
+ *     certificate one of them signed (the API server does when its AdmissionConfiguration gives
+ *     it a kubeconfig with one), else the TLS handshake is refused; default none, no client
+ *     certificate asked for. Read at start
+ * @param tlsMinVersion the oldest TLS version accepted: {@code 1.2} or {@code 1.3}
+ * @param tlsCipherSuites the cipher suites offered, by their standard names: TLS 1.3's and, for TLS
+ *     1.2, ECDHE (forward secret) with AES-GCM or ChaCha20-Poly1305 by default
  * @param certificate the serving certificate: files (for example from cert-manager) or generated
  * @param caInjection the webhook configurations and CRDs whose {@code caBundle} the application
  *     sets to the CA of its serving certificate
@@ -31,8 +54,20 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("operator.webhook")
 public record WebhookProperties(@DefaultValue("false") boolean enabled, @DefaultValue("9443") int port,
         @DefaultValue("0.0.0.0") String address, @DefaultValue("7MB") DataSize maxRequestSize,
-        @DefaultValue("10s") Duration shutdownTimeout, @DefaultValue Certificate certificate,
+        @DefaultValue("10s") Duration shutdownTimeout, @DefaultValue("90s") Duration idleTimeout,
+        @DefaultValue("32s") Duration headerReadTimeout, @DefaultValue("30s") Duration bodyReadTimeout,
+        @DefaultValue("1MB") DataSize maxHeaderSize, @DefaultValue("32") int maxConcurrentRequests,
+        @DefaultValue("1000") int maxConnections, @Nullable Path clientCa, @DefaultValue("1.2") String tlsMinVersion,
+        @DefaultValue({"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256",
+                "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+                "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+                "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256"})
+        List<String> tlsCipherSuites, @DefaultValue Certificate certificate,
         @DefaultValue CaInjection caInjection, @DefaultValue Register register) {
+
+    /** The TLS versions {@code tls-min-version} may name, oldest first, with the protocol names they enable. */
+    private static final Map<String, List<String>> TLS_VERSIONS = Map.of("1.2", List.of("TLSv1.3", "TLSv1.2"),
+            "1.3", List.of("TLSv1.3"));
 
     public WebhookProperties {
         if (port < 0 || port > 65535) {
@@ -46,6 +81,39 @@ public record WebhookProperties(@DefaultValue("false") boolean enabled, @Default
                     + maxRequestSize);
         }
         positive(shutdownTimeout, "operator.webhook.shutdown-timeout", true);
+        positive(idleTimeout, "operator.webhook.idle-timeout", false);
+        positive(headerReadTimeout, "operator.webhook.header-read-timeout", false);
+        positive(bodyReadTimeout, "operator.webhook.body-read-timeout", false);
+        if (maxHeaderSize.toBytes() < 1024 || maxHeaderSize.toBytes() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("operator.webhook.max-header-size must be from 1KB to 2GB, not "
+                    + maxHeaderSize);
+        }
+        if (maxRequestSize.toBytes() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("operator.webhook.max-request-size must be at most 2GB, not "
+                    + maxRequestSize);
+        }
+        if (maxConcurrentRequests < 1) {
+            throw new IllegalArgumentException("operator.webhook.max-concurrent-requests must be at least 1, not "
+                    + maxConcurrentRequests);
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("operator.webhook.max-connections must be at least 1, not "
+                    + maxConnections);
+        }
+        if (!TLS_VERSIONS.containsKey(tlsMinVersion)) {
+            throw new IllegalArgumentException("operator.webhook.tls-min-version must be 1.2 or 1.3, not '"
+                    + tlsMinVersion + "'");
+        }
+        tlsCipherSuites = List.copyOf(tlsCipherSuites);
+        if (tlsCipherSuites.isEmpty() || tlsCipherSuites.stream().anyMatch(String::isBlank)) {
+            throw new IllegalArgumentException("operator.webhook.tls-cipher-suites must name at least one cipher suite "
+                    + "and no blank one, not " + tlsCipherSuites);
+        }
+    }
+
+    /** The TLS protocol names enabled: from {@code tls-min-version} up to TLS 1.3. */
+    public List<String> tlsProtocols() {
+        return TLS_VERSIONS.get(tlsMinVersion);
     }
 
     /**

@@ -9,6 +9,8 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
@@ -22,7 +24,10 @@ import reactor.netty.http.server.HttpServerResponse;
  * the size limit), handed to the path's {@link WebhookEndpoint} on the worker scheduler (never on
  * the event loop: handlers may block), and answered 200 with the endpoint's JSON review. Anything
  * else gets a short plain-text answer: 404 for an unknown path, 405 for another method, 415 for
- * another content type, 413 for a body over the limit. Requests to served paths are measured.
+ * another content type, 413 for a body over the limit, 408 for a body that does not arrive within
+ * {@code body-read-timeout} (counted from the headers), 429 when {@code max-concurrent-requests}
+ * reviews are being read or answered already (counted from the headers to the end of the
+ * answer, so slow uploads count too). Requests to served paths are measured.
  */
 final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpServerResponse, Publisher<Void>> {
 
@@ -34,14 +39,19 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
 
     private final Map<String, WebhookEndpoint> endpoints;
     private final long maxRequestBytes;
+    private final int maxConcurrentRequests;
+    private final Duration bodyReadTimeout;
+    private final AtomicInteger inFlight = new AtomicInteger();
     private final Scheduler workers;
     private final WebhookMetrics metrics;
     private final TimeSource time;
 
-    WebhookRequestHandler(Map<String, WebhookEndpoint> endpoints, long maxRequestBytes, Scheduler workers,
-            WebhookMetrics metrics, TimeSource time) {
+    WebhookRequestHandler(Map<String, WebhookEndpoint> endpoints, long maxRequestBytes, int maxConcurrentRequests,
+            Duration bodyReadTimeout, Scheduler workers, WebhookMetrics metrics, TimeSource time) {
+        this.bodyReadTimeout = bodyReadTimeout;
         this.endpoints = Map.copyOf(endpoints);
         this.maxRequestBytes = maxRequestBytes;
+        this.maxConcurrentRequests = maxConcurrentRequests;
         this.workers = workers;
         this.metrics = metrics;
         this.time = time;
@@ -52,6 +62,15 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
         private static final long serialVersionUID = 1L;
 
         TooLarge() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** The body did not arrive within the body-read timeout. */
+    private static final class TooSlow extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TooSlow() {
             super(null, null, false, false);
         }
     }
@@ -74,16 +93,33 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
         }
         long started = time.nanoTime();
         metrics.started(path);
-        return Mono.defer(() -> body(request))
+        if (inFlight.incrementAndGet() > maxConcurrentRequests) {
+            inFlight.decrementAndGet();
+            response.header(HttpHeaderNames.RETRY_AFTER, "1").keepAlive(false); // its body is not read: close
+            return plain(response, HttpResponseStatus.TOO_MANY_REQUESTS, "the webhook server answers "
+                    + maxConcurrentRequests + " reviews at once (operator.webhook.max-concurrent-requests)")
+                    .doFinally(signal -> metrics.finished(path, code(signal, response.status().code()),
+                            Duration.ofNanos(time.nanoTime() - started)));
+        }
+        AtomicBoolean counted = new AtomicBoolean(true);
+        return Mono.defer(() -> body(request)).timeout(bodyReadTimeout, Mono.error(TooSlow::new))
                 .flatMap(body -> Mono.fromCallable(() -> endpoint.handle(body)).subscribeOn(workers)
                         .timeout(HANDLER_TIMEOUT))
                 .flatMap(answer -> response.status(HttpResponseStatus.OK)
                         .header(HttpHeaderNames.CONTENT_TYPE, "application/json")
                         .sendByteArray(Mono.just(answer)).then())
-                .onErrorResume(TooLarge.class, tooLarge -> plain(response, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                        "the review is larger than operator.webhook.max-request-size (" + maxRequestBytes + " bytes)"))
-                .doFinally(signal -> metrics.finished(path, code(signal, response.status().code()),
-                        Duration.ofNanos(time.nanoTime() - started)));
+                .onErrorResume(TooLarge.class, tooLarge -> plain(response.keepAlive(false),
+                        HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "the review is larger than "
+                                + "operator.webhook.max-request-size (" + maxRequestBytes + " bytes)"))
+                .onErrorResume(TooSlow.class, tooSlow -> plain(response.keepAlive(false), HttpResponseStatus.REQUEST_TIMEOUT,
+                        "the review did not arrive within operator.webhook.body-read-timeout (" + bodyReadTimeout + ")"))
+                .doFinally(signal -> {
+                    if (counted.getAndSet(false)) {
+                        inFlight.decrementAndGet();
+                    }
+                    metrics.finished(path, code(signal, response.status().code()),
+                            Duration.ofNanos(time.nanoTime() - started));
+                });
     }
 
     /**
@@ -103,8 +139,11 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
         if (length != null && length.matches("[0-9]{1,18}") && Long.parseLong(length) > maxRequestBytes) {
             return Mono.error(new TooLarge());
         }
+        // sized for what is announced, up to 64 KB: a caller that announces megabytes and sends
+        // nothing must not make the server hold them (the buffer grows as bytes arrive)
+        int expected = length != null && length.matches("[0-9]{1,9}") ? Math.min(Integer.parseInt(length), 65_536) : 256;
         return request.receive().asByteArray()
-                .reduce(new ByteArrayOutputStream(), (out, chunk) -> {
+                .reduce(new ByteArrayOutputStream(expected), (out, chunk) -> {
                     if (out.size() + (long) chunk.length > maxRequestBytes) {
                         throw new TooLarge();
                     }

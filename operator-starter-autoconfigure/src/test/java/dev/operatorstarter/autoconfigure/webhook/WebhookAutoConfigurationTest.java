@@ -25,6 +25,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -280,6 +282,37 @@ class WebhookAutoConfigurationTest {
                 + "/missing.crt", "operator.webhook.certificate.key-file=" + folder + "/missing.key")
                 .run(context -> assertThat(context).hasFailed().getFailure().hasStackTraceContaining(
                         "cannot read operator.webhook.certificate.cert-file " + folder + "/missing.crt"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "operator.webhook.idle-timeout=0s | operator.webhook.idle-timeout must be positive, not PT0S",
+        "operator.webhook.header-read-timeout=-1s | operator.webhook.header-read-timeout must be positive, not PT-1S",
+        "operator.webhook.body-read-timeout=0s | operator.webhook.body-read-timeout must be positive, not PT0S",
+        "operator.webhook.max-header-size=100B | operator.webhook.max-header-size must be from 1KB to 2GB, not 100B",
+        "operator.webhook.max-concurrent-requests=0 | operator.webhook.max-concurrent-requests must be at least 1, not 0",
+        "operator.webhook.max-connections=0 | operator.webhook.max-connections must be at least 1, not 0",
+        "operator.webhook.tls-min-version=1.1 | operator.webhook.tls-min-version must be 1.2 or 1.3, not '1.1'",
+    })
+    void limitsAndTlsSettingsThatDoNotFitFailStartUpNamingTheProperty(String property, String message) {
+        runner.withPropertyValues("operator.webhook.enabled=true", property).run(context ->
+                assertThat(context).hasFailed().getFailure().rootCause().hasMessage(message));
+    }
+
+    @Test
+    void theLimitsDefaultToControllerRuntimesFiguresAndTlsToVersion12WithForwardSecretAeadSuites() {
+        runner.withPropertyValues("operator.webhook.enabled=true").run(context -> {
+            WebhookProperties properties = context.getBean(WebhookProperties.class);
+            assertThat(properties.idleTimeout()).isEqualTo(Duration.ofSeconds(90));
+            assertThat(properties.headerReadTimeout()).isEqualTo(Duration.ofSeconds(32));
+            assertThat(properties.bodyReadTimeout()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(properties.maxHeaderSize().toBytes()).isEqualTo(1024 * 1024);
+            assertThat(properties.maxConnections()).isGreaterThan(500);
+            assertThat(properties.clientCa()).isNull();
+            assertThat(properties.tlsProtocols()).containsExactlyInAnyOrder("TLSv1.2", "TLSv1.3");
+            assertThat(properties.tlsCipherSuites()).allMatch(suite -> suite.startsWith("TLS_ECDHE_")
+                    || !suite.contains("_WITH_")).allMatch(suite -> suite.contains("GCM") || suite.contains("CHACHA20"));
+        });
     }
 
     @Test

@@ -58,7 +58,9 @@ class WebhooksIT {
     private static final String VALIDATING = "widgets-validate-" + RUN;
     private static final String MUTATING = "widgets-default-" + RUN;
     private static final String GADGETS = "gadgets.webhooks.operatorstarter.dev";
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    // HTTP/1.1 as the kubelet and Prometheus speak it (no h2c upgrade), and a deadline on every call
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
     private static KubernetesClient admin;
@@ -322,7 +324,7 @@ class WebhooksIT {
 
     private static HttpResponse<String> get(String path) throws IOException, InterruptedException {
         String port = application.getEnvironment().getProperty("local.server.port");
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -38,7 +38,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 class OperatorApplicationIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    // HTTP/1.1 as the kubelet and Prometheus speak it (no h2c upgrade), and a deadline on every call
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
 
     @Autowired
     KubernetesClient client;
@@ -166,7 +168,7 @@ class OperatorApplicationIT {
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

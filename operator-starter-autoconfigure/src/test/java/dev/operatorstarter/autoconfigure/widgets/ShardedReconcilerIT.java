@@ -52,7 +52,9 @@ import tools.jackson.databind.json.JsonMapper;
 class ShardedReconcilerIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    // HTTP/1.1 as the kubelet and Prometheus speak it (no h2c upgrade), and a deadline on every call
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int WIDGETS = 24;
 
@@ -226,7 +228,7 @@ class ShardedReconcilerIT {
     private static HttpResponse<String> get(ConfigurableApplicationContext replica, String path)
             throws IOException, InterruptedException {
         String port = replica.getEnvironment().getProperty("local.server.port");
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

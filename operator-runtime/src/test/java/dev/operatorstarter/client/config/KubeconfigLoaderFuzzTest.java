@@ -29,15 +29,14 @@ import org.junit.jupiter.api.Test;
  * message, nor into the {@code toString} of a configuration that loads.
  *
  * <p>The generator is seeded ({@code -Dkubeconfig.fuzz.seed}, default fixed) and runs
- * {@code -Dkubeconfig.fuzz.inputs} inputs: 10,000 by default, a few seconds. Parsing one input
- * costs about 0.15 ms of CPU (SnakeYAML), so the full 100,000 take some twenty seconds on an idle
- * machine and run with {@code -Dkubeconfig.fuzz.inputs=100000}. A failure prints the input's number
+ * {@code -Dfuzz.inputs} inputs: 10,000 in the default build, 100,000 with {@code -Pfuzz}. Parsing
+ * one input costs about 0.15 ms of CPU (SnakeYAML). A failure prints the input's number
  * and the mutated text, which reproduces it with {@link KubeconfigLoader#read} directly.
  */
 class KubeconfigLoaderFuzzTest {
 
     private static final long SEED = Long.getLong("kubeconfig.fuzz.seed", 20261128L);
-    private static final int INPUTS = Integer.getInteger("kubeconfig.fuzz.inputs", 10_000);
+    private static final int INPUTS = Integer.getInteger("fuzz.inputs", 10_000);
     /** How long one input may take before the loader counts as hung: generous, for a loaded machine. */
     private static final long HANG_SECONDS = 30;
 

@@ -30,13 +30,13 @@ import tools.jackson.databind.JavaType;
  * {@link JacksonException}), and no message in its chain (short of Jackson's own databind
  * exception, kept as the cause) quotes the Secret's data.
  *
- * <p>Seeded: {@code -Dwatch.fuzz.seed=N} replays, {@code -Dwatch.fuzz.inputs=N} widens (default
- * 100,000, a few seconds).
+ * <p>Seeded: {@code -Dwatch.fuzz.seed=N} replays, {@code -Dfuzz.inputs=N} widens (10,000 in the
+ * default build, 100,000 with {@code -Pfuzz}).
  */
 class WatchDecodingFuzzTest {
 
     private static final long SEED = Long.getLong("watch.fuzz.seed", 20261128L);
-    private static final int INPUTS = Integer.getInteger("watch.fuzz.inputs", 100_000);
+    private static final int INPUTS = Integer.getInteger("fuzz.inputs", 10_000);
     private static final JavaType SECRET = Json.MAPPER.constructType(Secret.class);
     /** Runs of the Secret's data ({@code aHVudGVyMg==}, {@code plain}) no message may quote. */
     private static final List<String> SECRETS = List.of("aHVudG", "HVudGV", "VudGVy", "dGVyMg", "plain");

@@ -5,6 +5,7 @@ import dev.operatorstarter.client.ResourceList;
 import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.ListOptions;
+import dev.operatorstarter.client.rest.ResponseTooLargeException;
 import dev.operatorstarter.client.rest.WatchEvent;
 import dev.operatorstarter.internal.Backoff;
 import dev.operatorstarter.internal.StopSignal;
@@ -514,9 +515,11 @@ final class Reflector<T extends HasMetadata> {
             if (isExpired(cause)) {
                 return new Outcome.WatchExpired(version, error);
             }
-            // An answer with an error status, or no answer at all, means the watch never opened.
-            boolean cut = delivered > 0
-                    || !(cause instanceof ApiException) && !Failures.unreachable(cause) && opened(delivered, started);
+            // An answer with an error status, or no answer at all, means the watch never opened. An
+            // event over the size limit comes again on every reopening while the object is that
+            // large: backed off like a failure, never reopened at once.
+            boolean cut = !(cause instanceof ResponseTooLargeException) && (delivered > 0
+                    || !(cause instanceof ApiException) && !Failures.unreachable(cause) && opened(delivered, started));
             return cut ? new Outcome.WatchCut(version, error) : new Outcome.WatchFailed(version, error);
         } finally {
             watching = false;

@@ -290,6 +290,26 @@ class ReflectorTest {
     }
 
     @Test
+    void aWatchEventOverTheSizeLimitIsBackedOffNotReopenedAtOnceSinceItWouldComeAgain() throws Exception {
+        server.answerLists(options -> page("10", ""));
+        startWithLongBackoff();
+        server.nextList();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
+        watch.emit(new WatchEvent.Added<>(configMap("a", "one", "11")));
+        await().until(() -> reflector.lastSyncResourceVersion().equals("11"));
+        watch.fail(new dev.operatorstarter.client.rest.ResponseTooLargeException("watch event on GET /api/v1/configmaps "
+                + "exceeded the 16 MiB limit of one watch event (ClientOptions.maxWatchEventBytes)"));
+
+        await().until(() -> reflector.state() instanceof ReflectorState.BackingOff);
+        ReflectorState.BackingOff backingOff = (ReflectorState.BackingOff) reflector.state();
+        assertThat(backingOff.then()).as("then reopened from the last version").isEqualTo(new ReflectorState.Watching("11"));
+        assertThat(backingOff.delay()).as("a jittered share of the five-minute backoff").isPositive();
+        assertThat(reflector.lastError()).hasValueSatisfying(error -> assertThat(error).hasMessageContaining(
+                "exceeded the 16 MiB limit of one watch event"));
+        assertThat(server.pendingWatches()).as("not reopened: the backoff is five minutes").isEmpty();
+    }
+
+    @Test
     void eventsDecodedJustBeforeABadOneAreDeliveredAndTheWatchIsReopenedAtOnceAfterThem() throws Exception {
         // Three events arrive in one read and the third is not JSON: the two before it were
         // decoded, and the error must not overtake them on their way to the reflector's thread.

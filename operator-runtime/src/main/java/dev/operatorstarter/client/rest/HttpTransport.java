@@ -331,7 +331,7 @@ final class HttpTransport implements AutoCloseable {
                             + options.requestTimeout().toMillis() + " ms (requestTimeout)", error);
         }
         if (overLimit(error)) {
-            return new KubernetesClientException("response to " + spec.describe() + " exceeded the "
+            return new ResponseTooLargeException("response to " + spec.describe() + " exceeded the "
                     + ByteSizes.describe(options.maxResponseBytes()) + " limit (ClientOptions.maxResponseBytes)", error);
         }
         if (error instanceof DecodingException || error instanceof JacksonException) {

@@ -262,7 +262,7 @@ public final class Request {
             if (!(error instanceof DataBufferLimitException)) {
                 return error;
             }
-            return new KubernetesClientException("response to " + spec.describe() + " exceeded the "
+            return new ResponseTooLargeException("response to " + spec.describe() + " exceeded the "
                     + ByteSizes.describe(bytes) + " limit (ClientOptions." + option + ")", error);
         }
     }

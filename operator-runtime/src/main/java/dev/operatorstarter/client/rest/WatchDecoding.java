@@ -180,7 +180,7 @@ public final class WatchDecoding {
 
         /** Ends the stream with the error for a line over the limit, and lets go of its bytes. */
         private void fail(List<Object> decoded) {
-            decoded.add(new KubernetesClientException("watch event on " + source + " exceeded the "
+            decoded.add(new ResponseTooLargeException("watch event on " + source + " exceeded the "
                     + ByteSizes.describe(maxLineBytes) + " limit of one watch event (ClientOptions.maxWatchEventBytes)"));
             failed = true;
             pending = new byte[0];

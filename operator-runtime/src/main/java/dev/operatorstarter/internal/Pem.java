@@ -131,7 +131,7 @@ public final class Pem {
                 ByteArrayOutputStream content = new ByteArrayOutputStream();
                 content.writeBytes(EC_PUBLIC_KEY_OID);
                 content.write(sec1, curve.start, curve.end - curve.start);
-                return Der.encode(0x30, content.toByteArray());
+                return encodeDer(0x30, content.toByteArray());
             }
             position = element.end; // past the element's header at least, so the loop always advances
         }
@@ -142,8 +142,8 @@ public final class Pem {
         ByteArrayOutputStream content = new ByteArrayOutputStream();
         content.writeBytes(new byte[] {0x02, 0x01, 0x00}); // version 0
         content.writeBytes(algorithm);
-        content.writeBytes(Der.encode(0x04, key));
-        return Der.encode(0x30, content.toByteArray());
+        content.writeBytes(encodeDer(0x04, key));
+        return encodeDer(0x30, content.toByteArray());
     }
 
     /**
@@ -211,34 +211,27 @@ public final class Pem {
             return new IllegalArgumentException(where + " holds a malformed private key: " + what + " (at byte offset "
                     + offset + " of its DER encoding)");
         }
+    }
 
-        static byte[] encode(int tag, byte[] content) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            out.write(tag);
-            int length = content.length;
-            if (length < 0x80) {
-                out.write(length);
-            } else if (length < 0x100) {
-                out.write(0x81);
-                out.write(length);
-            } else if (length < 0x10000) {
-                out.write(0x82);
-                out.write(length >> 8);
-                out.write(length);
-            } else if (length < 0x1000000) {
-                out.write(0x83);
-                out.write(length >> 16);
-                out.write(length >> 8);
-                out.write(length);
-            } else {
-                out.write(0x84);
-                out.write(length >> 24);
-                out.write(length >> 16);
-                out.write(length >> 8);
-                out.write(length);
-            }
-            out.writeBytes(content);
-            return out.toByteArray();
+    /** A DER element: {@code tag}, the definite length of {@code content}, then {@code content} (package-private for the tests). */
+    static byte[] encodeDer(int tag, byte[] content) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(tag);
+        writeDerLength(out, content.length);
+        out.writeBytes(content);
+        return out.toByteArray();
+    }
+
+    /** A definite DER length: short form below 128, else the long form in as few bytes as it needs. */
+    static void writeDerLength(ByteArrayOutputStream out, int length) {
+        if (length < 0x80) {
+            out.write(length);
+            return;
+        }
+        int bytes = length < 0x100 ? 1 : length < 0x10000 ? 2 : length < 0x1000000 ? 3 : 4;
+        out.write(0x80 | bytes);
+        for (int shift = 8 * (bytes - 1); shift >= 0; shift -= 8) {
+            out.write(length >> shift);
         }
     }
 }

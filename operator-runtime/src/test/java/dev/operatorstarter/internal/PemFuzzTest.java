@@ -141,29 +141,16 @@ class PemFuzzTest {
         out.write(tags[random.nextInt(tags.length)]);
         int length = content.size();
         switch (random.nextInt(8)) {
-            case 0 -> writeLength(out, length + 1 + random.nextInt(300));
-            case 1 -> writeLength(out, Math.max(0, length - 1 - random.nextInt(10)));
+            case 0 -> Pem.writeDerLength(out, length + 1 + random.nextInt(300));
+            case 1 -> Pem.writeDerLength(out, Math.max(0, length - 1 - random.nextInt(10)));
             case 2 -> out.write(0x80);
             case 3 -> out.writeBytes(new byte[] {(byte) 0x84, (byte) (0x80 | random.nextInt(128)), (byte) random.nextInt(),
                 (byte) random.nextInt(), (byte) random.nextInt()});
             case 4 -> out.write(0x80 | (5 + random.nextInt(3)));
-            default -> writeLength(out, length);
+            default -> Pem.writeDerLength(out, length);
         }
         out.writeBytes(content.toByteArray());
         return out.toByteArray();
-    }
-
-    private static void writeLength(ByteArrayOutputStream out, int length) {
-        if (length < 0x80) {
-            out.write(length);
-        } else if (length < 0x100) {
-            out.write(0x81);
-            out.write(length);
-        } else {
-            out.write(0x82);
-            out.write(length >> 8);
-            out.write(length);
-        }
     }
 
     /** {@code der} with one to four changes: bytes set, flipped or made length-like, cut, inserted, removed, repeated. */

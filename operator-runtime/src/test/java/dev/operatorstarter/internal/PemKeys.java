@@ -46,13 +46,13 @@ final class PemKeys {
         ByteArrayOutputStream sequence = new ByteArrayOutputStream();
         sequence.writeBytes(inner.get(0)); // version 1
         sequence.writeBytes(inner.get(1)); // the private key
-        sequence.writeBytes(encode(0xa0, curve));
+        sequence.writeBytes(Pem.encodeDer(0xa0, curve));
         for (int i = 2; i < inner.size(); i++) {
             if ((inner.get(i)[0] & 0xff) != 0xa0) {
                 sequence.writeBytes(inner.get(i)); // [1] public key
             }
         }
-        return encode(0x30, sequence.toByteArray());
+        return Pem.encodeDer(0x30, sequence.toByteArray());
     }
 
     static byte[] pem(String type, byte[] der) {
@@ -61,23 +61,6 @@ final class PemKeys {
                 .getBytes(StandardCharsets.US_ASCII);
     }
 
-    static byte[] encode(int tag, byte[] content) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(tag);
-        int length = content.length;
-        if (length < 0x80) {
-            out.write(length);
-        } else if (length < 0x100) {
-            out.write(0x81);
-            out.write(length);
-        } else {
-            out.write(0x82);
-            out.write(length >> 8);
-            out.write(length);
-        }
-        out.writeBytes(content);
-        return out.toByteArray();
-    }
 
     /** The whole encodings of the elements inside the constructed element {@code der}. */
     private static List<byte[]> children(byte[] der) {

@@ -77,7 +77,10 @@ class ChartWebhooksIT {
     void theApiServerAcceptsEveryObjectTheChartRendersWithWebhooksInEitherMode(TestNamespace namespace) {
         for (String mode : List.of("certManager", "generated")) {
             Manifests chart = Chart.render(namespace.name(), namespace.name(), Map.of("webhooks.enabled", true,
-                    "webhooks.certificates.mode", mode, "webhooks.failurePolicy", "Ignore", "webhooks.timeoutSeconds", 7));
+                    "webhooks.certificates.mode", mode, "webhooks.failurePolicy", "Ignore", "webhooks.timeoutSeconds", 7,
+                    "replicaCount", 2, "networkPolicy.enabled", true, "networkPolicy.apiServerCidrs[0]", "10.0.0.0/24",
+                    "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name",
+                    "monitoring"));
             Map<String, JsonNode> accepted = new LinkedHashMap<>();
             for (JsonNode object : chart.documents()) {
                 String kind = object.path("kind").asString();
@@ -98,8 +101,12 @@ class ChartWebhooksIT {
                     .at("/spec/conversion/webhook/clientConfig/service/path").asString()).isEqualTo("/convert");
             assertThat(accepted.get("Service " + fullname + "-conversion").at("/spec/publishNotReadyAddresses").asBoolean())
                     .isTrue();
+            assertThat(accepted).as("the NetworkPolicy and the Lease policy, with leader election")
+                    .containsKeys("NetworkPolicy " + fullname, "ValidatingAdmissionPolicy " + fullname + "-leases");
             if (mode.equals("generated")) {
-                assertThat(accepted).containsKey("ClusterRole " + fullname + "-ca-injection");
+                assertThat(accepted).containsKeys("ClusterRole " + fullname + "-ca-injection",
+                        "ValidatingAdmissionPolicy " + fullname + "-ca-injection",
+                        "ValidatingAdmissionPolicy " + fullname + "-crd-ca-injection");
             }
         }
     }

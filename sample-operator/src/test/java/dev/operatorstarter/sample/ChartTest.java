@@ -43,7 +43,7 @@ class ChartTest {
             "apps/deployments:watch",
             "events.k8s.io/events:create", "events.k8s.io/events:patch",
             "sample.operatorstarter.dev/staticsites/finalizers:update",
-            "sample.operatorstarter.dev/staticsites/status:get", "sample.operatorstarter.dev/staticsites/status:patch",
+            "sample.operatorstarter.dev/staticsites/status:patch",
             "sample.operatorstarter.dev/staticsites/status:update",
             "sample.operatorstarter.dev/staticsites:get", "sample.operatorstarter.dev/staticsites:list",
             "sample.operatorstarter.dev/staticsites:patch", "sample.operatorstarter.dev/staticsites:watch");

@@ -5,13 +5,10 @@ import dev.operatorstarter.crd.generator.CrdGenerationException;
 import dev.operatorstarter.crd.generator.CrdOptions;
 import java.io.File;
 import java.io.IOException;
-import java.net.MalformedURLException;
-import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import org.apache.maven.artifact.DependencyResolutionRequiredException;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
@@ -80,7 +77,7 @@ abstract class AbstractCrdMojo extends AbstractMojo {
 
     /** Renders the CRDs of the project's classes; fails the build, naming the class, if one cannot be described. */
     CrdFiles render() throws MojoExecutionException, MojoFailureException {
-        try (URLClassLoader loader = projectClassLoader()) {
+        try (URLClassLoader loader = ProjectClasses.loader(project)) {
             List<Class<? extends CustomResource<?, ?>>> found = classes.isEmpty()
                     ? CustomResourceClasses.scan(new File(project.getBuild().getOutputDirectory()).toPath(), loader)
                     : CustomResourceClasses.named(classes, loader);
@@ -96,23 +93,6 @@ abstract class AbstractCrdMojo extends AbstractMojo {
             throw new MojoFailureException("Cannot generate the CRDs: " + e.getMessage(), e);
         } catch (IOException e) {
             throw new MojoExecutionException("Cannot read the project's classes: " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * The project's compiled classes and compile dependencies, over this plugin's class loader:
-     * the runtime's classes (CustomResource, the annotations, Jackson) come from the plugin, so the
-     * generator and the project's classes share them.
-     */
-    private URLClassLoader projectClassLoader() throws MojoExecutionException {
-        try {
-            List<URL> urls = new ArrayList<>();
-            for (String element : project.getCompileClasspathElements()) {
-                urls.add(new File(element).toURI().toURL());
-            }
-            return new URLClassLoader(urls.toArray(URL[]::new), getClass().getClassLoader());
-        } catch (DependencyResolutionRequiredException | MalformedURLException e) {
-            throw new MojoExecutionException("Cannot build the project's class path: " + e.getMessage(), e);
         }
     }
 }

@@ -109,7 +109,7 @@ final class CrdFiles {
         return problems;
     }
 
-    private static String firstDifference(String current, String expected) {
+    static String firstDifference(String current, String expected) {
         String[] have = current.split("\n", -1);
         String[] want = expected.split("\n", -1);
         for (int i = 0; i < Math.max(have.length, want.length); i++) {

@@ -1,14 +1,10 @@
 package dev.operatorstarter.crd.maven;
 
 import dev.operatorstarter.client.CustomResource;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Modifier;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Finds the custom resource classes of a project: the concrete {@link CustomResource} subclasses
@@ -45,18 +41,7 @@ final class CustomResourceClasses {
 
     /** Every concrete custom resource class compiled into {@code classesDirectory}, sorted by name. */
     static List<Class<? extends CustomResource<?, ?>>> scan(Path classesDirectory, ClassLoader loader) {
-        if (!Files.isDirectory(classesDirectory)) {
-            return List.of();
-        }
-        List<String> names;
-        try (Stream<Path> files = Files.walk(classesDirectory)) {
-            names = files.filter(file -> file.getFileName().toString().endsWith(".class"))
-                    .map(file -> className(classesDirectory.relativize(file)))
-                    .filter(name -> !name.endsWith("module-info") && !name.endsWith("package-info"))
-                    .sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list the classes in " + classesDirectory, e);
-        }
+        List<String> names = ProjectClasses.names(classesDirectory);
         List<Class<? extends CustomResource<?, ?>>> found = new ArrayList<>();
         for (String name : names) {
             try {
@@ -74,11 +59,6 @@ final class CustomResourceClasses {
     private static boolean isCustomResource(Class<?> type) {
         return CustomResource.class.isAssignableFrom(type) && type != CustomResource.class
                 && !Modifier.isAbstract(type.getModifiers()) && !type.isAnonymousClass() && !type.isLocalClass();
-    }
-
-    private static String className(Path relative) {
-        String path = relative.toString().replace(relative.getFileSystem().getSeparator(), ".");
-        return path.substring(0, path.length() - ".class".length());
     }
 
     @SuppressWarnings("unchecked")

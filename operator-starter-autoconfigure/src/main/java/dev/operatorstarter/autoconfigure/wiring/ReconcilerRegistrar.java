@@ -1,16 +1,15 @@
 package dev.operatorstarter.autoconfigure.wiring;
 
-import dev.operatorstarter.autoconfigure.InvalidReconcilerException;
 import dev.operatorstarter.autoconfigure.MetadataRequestMapper;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.autoconfigure.RequestMapper;
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.controller.Controller;
-import dev.operatorstarter.controller.ReconcileHandler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
+import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -19,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanDefinitionStoreException;
-import org.springframework.beans.factory.FactoryBean;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -127,54 +125,13 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
 
     private static ReconcilerDefinition define(ConfigurableListableBeanFactory beanFactory, String beanName,
             Reconciler annotation) {
-        Class<? extends HasMetadata> resource = annotation.resource();
         beanFactory.getType(beanName, false); // resolves a @Bean method's return type into the definition
-        ResolvableType beanType = ((RootBeanDefinition) beanFactory.getMergedBeanDefinition(beanName))
-                .getResolvableType();
-        if (beanType.as(FactoryBean.class) != ResolvableType.NONE) {
-            beanType = beanType.as(FactoryBean.class).getGeneric(0); // the handler a FactoryBean makes
-        }
-        Class<?> beanClass = beanType.resolve();
-        if (beanClass != null && !ReconcileHandler.class.isAssignableFrom(beanClass)) {
-            // caught here rather than as a ClassCastException when the controller is first built
-            // (behind the health endpoint, say), which names neither the bean nor the fix
-            String wanted = resource == HasMetadata.class ? "YourResource" : resource.getSimpleName();
-            throw new InvalidReconcilerException(beanName, beanType.toString(), "does not implement "
-                    + ReconcileHandler.class.getName() + ", so there is nothing to call for a reconcile",
-                    "implement ReconcileHandler<" + wanted + ">" + (beanFactory.getMergedBeanDefinition(beanName)
-                            .getFactoryMethodName() != null ? " (a @Bean method: return ReconcileHandler<" + wanted
-                            + ">)" : ""));
-        }
-        if (resource == HasMetadata.class) {
-            Class<?> inferred = beanType.as(ReconcileHandler.class).resolveGeneric(0);
-            if (inferred == null || !HasMetadata.class.isAssignableFrom(inferred) || inferred == HasMetadata.class) {
-                throw new InvalidReconcilerException(beanName, beanType.toString(),
-                        "does not say which resource it reconciles",
-                        "implement ReconcileHandler<YourResource> or set @Reconciler(resource = YourResource.class)");
-            }
-            resource = inferred.asSubclass(HasMetadata.class);
-        }
-        Map<Class<?>, Class<? extends HasMetadata>> watched = mapped(beanName, annotation.watches(),
-                RequestMapper.class);
-        Map<Class<?>, Class<? extends HasMetadata>> watchedMetadata = mapped(beanName, annotation.watchesMetadata(),
-                MetadataRequestMapper.class);
-        Map<String, List<Class<? extends HasMetadata>>> full = new LinkedHashMap<>();
-        full.put("owns", Arrays.asList(annotation.owns()));
-        full.put("watches", List.copyOf(watched.values()));
-        Map<String, List<Class<? extends HasMetadata>>> metadata = new LinkedHashMap<>();
-        metadata.put("ownsMetadata", Arrays.asList(annotation.ownsMetadata()));
-        metadata.put("watchesMetadata", List.copyOf(watchedMetadata.values()));
-        full.forEach((fullAttribute, fullTypes) -> metadata.forEach((metadataAttribute, metadataTypes) -> {
-            for (Class<? extends HasMetadata> type : metadataTypes) {
-                if (fullTypes.contains(type)) {
-                    throw new InvalidReconcilerException(beanName, "", "has " + type.getName() + " in both "
-                            + fullAttribute + " and " + metadataAttribute, "keep it in one (" + metadataAttribute
-                            + " caches only its metadata, " + fullAttribute + " whole objects)");
-                }
-            }
-        }));
-        return new ReconcilerDefinition(beanName, annotation, resource, Arrays.asList(annotation.owns()),
-                Arrays.asList(annotation.ownsMetadata()), watched, watchedMetadata);
+        RootBeanDefinition bean = (RootBeanDefinition) beanFactory.getMergedBeanDefinition(beanName);
+        ResolvableType beanType = bean.getResolvableType();
+        Method factoryMethod = bean.getResolvedFactoryMethod();
+        AnnotatedElement declaredOn = factoryMethod != null ? factoryMethod : beanType.resolve(Object.class);
+        return ReconcilerDefinition.describe(beanName, annotation, beanType, bean.getFactoryMethodName() != null,
+                declaredOn);
     }
 
     /**
@@ -205,25 +162,6 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
         log.info(none + ". Annotate a class that implements ReconcileHandler<YourResource> with @Reconciler"
                 + (packages.isEmpty() ? "" : " in " + String.join(", ", packages) + " or a package below")
                 + ", or a @Bean method that returns one.");
-    }
-
-    /**
-     * Each class of {@code mappers} with the resource it maps: the type argument of the
-     * {@code mapperType} it implements.
-     */
-    private static Map<Class<?>, Class<? extends HasMetadata>> mapped(String beanName, Class<?>[] mappers,
-            Class<?> mapperType) {
-        Map<Class<?>, Class<? extends HasMetadata>> mapped = new LinkedHashMap<>();
-        for (Class<?> mapper : mappers) {
-            Class<?> type = ResolvableType.forClass(mapper).as(mapperType).resolveGeneric(0);
-            if (type == null || !HasMetadata.class.isAssignableFrom(type) || type == HasMetadata.class) {
-                throw new InvalidReconcilerException(beanName, "", "watches through " + mapper.getName()
-                        + ", which does not say which resource it maps", "declare it as "
-                        + mapperType.getSimpleName() + "<TheWatchedResource>");
-            }
-            mapped.put(mapper, type.asSubclass(HasMetadata.class));
-        }
-        return mapped;
     }
 
     private static void checkUniqueNames(List<ReconcilerDefinition> definitions) {

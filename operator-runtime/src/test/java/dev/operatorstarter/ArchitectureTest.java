@@ -45,6 +45,7 @@ class ArchitectureTest {
     private static final String CRD = "dev.operatorstarter.crd..";
     private static final String WEBHOOK = "dev.operatorstarter.webhook..";
     private static final String SHARDING = "dev.operatorstarter.sharding..";
+    private static final String RBAC = "dev.operatorstarter.rbac..";
 
     @ArchTest
     static final ArchRule timeUsesNothingElseOfOurs = usesOfOursOnly(TIME);
@@ -85,6 +86,10 @@ class ArchitectureTest {
     static final ArchRule shardingUsesOnlyTheControllerItsPackagesLeaderElectionTimeAndInternal =
             usesOfOursOnly(SHARDING, CONTROLLER, CLIENT, CACHE, WORKQUEUE, LEADERELECTION, TIME, INTERNAL);
 
+    /** The permissions of the parts are derived from resource types: the client's, nothing else. */
+    @ArchTest
+    static final ArchRule rbacUsesOnlyTheClient = usesOfOursOnly(RBAC, CLIENT);
+
     /** The manager (which may use every package) is the top: nothing builds on it. */
     @ArchTest
     static final ArchRule nothingButTheManagerUsesTheManager = noClasses().that().resideOutsideOfPackage(MANAGER)
@@ -94,7 +99,7 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule everyClassOfTheRuntimeIsInAPackageThatHasARuleHere = classes()
             .should().resideInAnyPackage(TIME, INTERNAL, CLIENT, WORKQUEUE, CACHE, LEADERELECTION, EVENT, CONTROLLER,
-                    MANAGER, CRD, WEBHOOK, SHARDING, "dev.operatorstarter")
+                    MANAGER, CRD, WEBHOOK, SHARDING, RBAC, "dev.operatorstarter")
             .because("a new package needs its place in the direction decided here first");
 
     /** Classes in {@code origin} use nothing of ours outside {@code origin} and {@code allowed}. */

@@ -26,12 +26,13 @@ import org.springframework.util.unit.DataSize;
  * @param events the Kubernetes Events the application records
  * @param metrics whether the runtime's meters are bound to the application's MeterRegistry
  * @param sharding whether the controllers' objects are spread over the replicas of a ring
+ * @param permissionCheck the check of the operator's permissions with the API server at start-up
  */
 @ConfigurationProperties("operator")
 public record OperatorProperties(@DefaultValue("true") boolean enabled, @DefaultValue Client client,
         @DefaultValue Informers informers, @DefaultValue Reader reader, @DefaultValue Controllers controllers,
         @DefaultValue LeaderElection leaderElection, @DefaultValue Events events, @DefaultValue Metrics metrics,
-        @DefaultValue Sharding sharding) {
+        @DefaultValue Sharding sharding, @DefaultValue PermissionCheck permissionCheck) {
 
     /**
      * How to reach the API server.
@@ -240,5 +241,19 @@ public record OperatorProperties(@DefaultValue("true") boolean enabled, @Default
             @DefaultValue List<String> controllers, @DefaultValue("5m") Duration resyncPeriod,
             @DefaultValue("4") int assignerWorkers, @DefaultValue("10s") Duration arrivalTimeout,
             @DefaultValue("1m") Duration orphanTtl) {
+    }
+
+    /**
+     * Before the informers start, the operator asks the API server for each permission its code
+     * declares (a SelfSubjectAccessReview per verb, resource and namespace: its controllers' caches
+     * and writes, {@code @Permission}s, Events, the leader Lease, sharding's Leases) and fails at
+     * once, naming every missing rule as YAML, rather than at the cache-sync timeout. A server that
+     * does not answer or refuses the credentials fails the start-up within {@code timeout}. Runs
+     * when the start-up waits for the caches ({@code operator.informers.wait-for-sync-on-startup}).
+     *
+     * @param enabled whether to check
+     * @param timeout the whole check's deadline, every request in it
+     */
+    public record PermissionCheck(@DefaultValue("true") boolean enabled, @DefaultValue("5s") Duration timeout) {
     }
 }

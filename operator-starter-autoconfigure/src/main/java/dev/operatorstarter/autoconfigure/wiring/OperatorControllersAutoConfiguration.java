@@ -15,6 +15,10 @@ import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.leaderelection.LeaseLock;
 import dev.operatorstarter.manager.Manager;
 import dev.operatorstarter.manager.ManagerOptions;
+import dev.operatorstarter.rbac.AccessRules;
+import dev.operatorstarter.rbac.OperatorAccess;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.observation.ObservationRegistry;
@@ -143,7 +147,44 @@ public final class OperatorControllersAutoConfiguration {
     }
 
     @Bean
-    OperatorLifecycle operatorLifecycle(Manager manager, OperatorProperties properties) {
-        return new OperatorLifecycle(manager, properties.informers());
+    OperatorLifecycle operatorLifecycle(Manager manager, OperatorProperties properties,
+            ObjectProvider<PermissionCheck> permissionCheck) {
+        return new OperatorLifecycle(manager, properties.informers(), permissionCheck.getIfAvailable());
+    }
+
+    /**
+     * What the operator asks the API server for before its informers start: where each controller
+     * reconciles, its caches, writes and {@code @Permission}s (and the Events it records, and
+     * sharding's label patches); in the Lease's namespace, the leader Lease; in the ring's, the
+     * member Leases. The same derivation as the RBAC the build writes ({@link OperatorAccess}).
+     */
+    @Bean
+    @ConditionalOnBooleanProperty(name = "operator.permission-check.enabled", matchIfMissing = true)
+    PermissionCheck operatorPermissionCheck(KubernetesClient client, ReconcilerDefinitions definitions,
+            OperatorInformers informers, OperatorProperties properties, ObjectProvider<EventBroadcaster> events,
+            ObjectProvider<LeaseSettings> lease, ObjectProvider<ShardedReconcilers> sharded) {
+        Map<String, AccessRules> needs = new LinkedHashMap<>();
+        ShardedReconcilers shards = ShardedReconcilers.of(sharded);
+        boolean recording = events.getIfAvailable() != null;
+        for (ReconcilerDefinition definition : definitions.all()) {
+            AccessRules rules = definition.access();
+            if (recording) {
+                rules = rules.and(OperatorAccess.events());
+            }
+            if (shards.isSharded(definition)) {
+                rules = rules.and(OperatorAccess.sharded(definition.controllerName(), definition.resource(),
+                        definition.ownedResources()));
+            }
+            for (String namespace : informers.watchedNamespaces(definition)) {
+                needs.merge(namespace, rules, AccessRules::and);
+            }
+        }
+        LeaseSettings settings = lease.getIfAvailable();
+        if (settings != null && !definitions.all().isEmpty()) {
+            needs.merge(settings.namespace(), OperatorAccess.leaderElection(settings.name()), AccessRules::and);
+        }
+        shards.settings().ifPresent(ring -> needs.merge(ring.namespace(), OperatorAccess.shardMembers(),
+                AccessRules::and));
+        return new PermissionCheck(client, needs, properties.permissionCheck().timeout());
     }
 }

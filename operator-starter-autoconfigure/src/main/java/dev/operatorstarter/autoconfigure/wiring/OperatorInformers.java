@@ -203,9 +203,11 @@ final class OperatorInformers {
 
     /** The namespaces {@code definition} watches for {@code type}; [""] (all) for cluster-scoped types. */
     private List<String> namespaces(ReconcilerDefinition definition, Class<? extends HasMetadata> type) {
-        if (!Namespaced.class.isAssignableFrom(type)) {
-            return List.of("");
-        }
+        return Namespaced.class.isAssignableFrom(type) ? watchedNamespaces(definition) : List.of("");
+    }
+
+    /** The namespaces {@code definition} watches its namespaced resources in; [""] for all. */
+    List<String> watchedNamespaces(ReconcilerDefinition definition) {
         List<String> named = new ArrayList<>();
         for (String value : definition.annotation().namespaces()) {
             Arrays.stream(resolve(value).split(",")).map(String::strip).filter(s -> !s.isEmpty()).forEach(named::add);

@@ -2,6 +2,7 @@ package dev.operatorstarter.autoconfigure.wiring;
 
 import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.manager.Manager;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -21,16 +22,22 @@ final class OperatorLifecycle implements SmartLifecycle {
 
     private final Manager manager;
     private final boolean waitForSync;
+    private final @Nullable PermissionCheck permissionCheck;
     private volatile boolean running;
 
-    OperatorLifecycle(Manager manager, OperatorProperties.Informers properties) {
+    OperatorLifecycle(Manager manager, OperatorProperties.Informers properties, @Nullable PermissionCheck permissionCheck) {
         this.manager = manager;
         this.waitForSync = properties.waitForSyncOnStartup();
+        this.permissionCheck = permissionCheck;
     }
 
     /**
      * @throws dev.operatorstarter.cache.InformerSyncException when the caches do not sync in time
      *     (explained by the failure analyzer)
+     * @throws dev.operatorstarter.autoconfigure.MissingPermissionsException when the API server
+     *     does not allow something the operator needs, before any informer starts
+     * @throws dev.operatorstarter.autoconfigure.ApiServerUnreachableException when the API server
+     *     does not answer the permission check in time, or refuses the credentials
      */
     @Override
     public void start() {
@@ -41,6 +48,11 @@ final class OperatorLifecycle implements SmartLifecycle {
         if (!waitForSync) {
             manager.startInBackground();
             return;
+        }
+        if (permissionCheck != null) {
+            running = false; // a failed check leaves nothing to stop
+            permissionCheck.run();
+            running = true;
         }
         try {
             manager.start();

@@ -30,6 +30,11 @@ final class ShardedReconcilers {
     }
 
     /** The sharding, when sharding is on. */
+    /** The ring's settings, when sharding is on. */
+    Optional<ShardSettings> settings() {
+        return Optional.ofNullable(settings);
+    }
+
     Optional<Sharding> sharding() {
         return Optional.ofNullable(sharding);
     }

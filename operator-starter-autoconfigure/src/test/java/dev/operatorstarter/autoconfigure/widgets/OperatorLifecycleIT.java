@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
-import dev.operatorstarter.cache.InformerSyncException;
+import dev.operatorstarter.autoconfigure.MissingPermissionsException;
 import dev.operatorstarter.autoconfigure.OperatorStatus;
+import dev.operatorstarter.autoconfigure.Widget;
+import dev.operatorstarter.cache.InformerSyncException;
+import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.leaderelection.LeaderElector;
@@ -16,12 +19,19 @@ import dev.operatorstarter.test.ServiceAccounts;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -42,7 +52,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The starter's lifecycle with whole applications on the real API server: a missing CRD failing
  * start-up at once, or waited for with readiness naming it, a second replica taking over the lease after a graceful shutdown, and a
- * start-up refused by RBAC explained by the failure analyzer.
+ * start-up refused by RBAC failing at once with every missing rule (the permission check), or at
+ * the sync timeout without the check, and a server that is not there or refuses the credentials
+ * failing the start-up at once.
  */
 @KubernetesTest(crds = "crds/widgets.yaml")
 class OperatorLifecycleIT {
@@ -196,7 +208,101 @@ class OperatorLifecycleIT {
     }
 
     @Test
-    void aStartRefusedByRbacIsExplainedWithTheIdentityTheVerbAndTheResource(ClusterConnection connection,
+    @Timeout(60) // the sync timeout is 5 minutes: only the permission check can end start-up in time
+    void aStartWithoutTheRulesTheCodeNeedsFailsAtOnceNamingEveryMissingRuleAsYaml(ClusterConnection connection,
+            TestNamespace namespace, @TempDir Path folder) {
+        Path kubeconfig = restrictedKubeconfig(connection, namespace, folder);
+        String identity = "system:serviceaccount:" + namespace.name() + ":nobody";
+        admin.rbacV1().roles().inNamespace(namespace.name()).create(new RoleBuilder().withNewMetadata()
+                .withName("widgets-read").endMetadata().addNewRule().withApiGroups("starter.operatorstarter.dev")
+                .withResources("widgets").withVerbs("get", "list", "watch").endRule().build());
+        admin.rbacV1().roleBindings().inNamespace(namespace.name()).create(new RoleBindingBuilder().withNewMetadata()
+                .withName("widgets-read").endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
+                .withKind("Role").withName("widgets-read").endRoleRef().addNewSubject().withKind("ServiceAccount")
+                .withName("nobody").withNamespace(namespace.name()).endSubject().build());
+        await().atMost(WAIT).until(() -> canList(kubeconfig, namespace)); // RBAC is served from a cache
+
+        Throwable failure = catchThrowable(() -> new SpringApplicationBuilder(WidgetOperatorApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("operator.client.kubeconfig=" + kubeconfig, "operator.informers.cache-sync-timeout=5m",
+                        "operator.informers.namespaces=" + namespace.name(), "operator.leader-election.enabled=false")
+                .run());
+
+        assertThat(failure).hasRootCauseInstanceOf(MissingPermissionsException.class);
+        MissingPermissionsException missing = (MissingPermissionsException) rootCause(failure);
+        assertThat(missing.identity()).startsWith(identity);
+        assertThat(missing.missing()).containsOnlyKeys(namespace.name());
+        String yaml = missing.missing().get(namespace.name()).toYaml();
+        assertThat(yaml).doesNotContain("verbs: [\"get\", \"list\", \"watch\", \"patch\"]");
+        assertThat(yaml).as("only what the Role does not grant: patch of widgets, not get, list, watch").contains("""
+                finalizer starter.operatorstarter.dev/cleanup added and removed (controller widget)
+                - apiGroups: ["starter.operatorstarter.dev"]
+                  resources: ["widgets"]
+                  verbs: ["patch"]
+                """).contains("""
+                - apiGroups: [""]
+                  resources: ["configmaps"]
+                  verbs: ["get", "list", "watch", "create", "patch"]
+                """).contains("""
+                - apiGroups: [""]
+                  resources: ["secrets"]
+                  verbs: ["get", "list", "watch"]
+                """).contains("""
+                - apiGroups: ["events.k8s.io"]
+                  resources: ["events"]
+                  verbs: ["create", "patch"]
+                """);
+        FailureAnalysis analysis = analyze(failure);
+        assertThat(analysis.getDescription()).contains(identity).contains("in namespace " + namespace.name())
+                .contains("  resources: [\"configmaps\"]");
+        assertThat(analysis.getAction()).contains("Add the rules above").contains("@Permission")
+                .contains("operator.permission-check.enabled=false");
+    }
+
+    @Test
+    @Timeout(60)
+    void aKubeconfigPointingAtNothingFailsStartUpWithinTheCheckNamingTheServerItTried(@TempDir Path folder)
+            throws Exception {
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = socket.getLocalPort();
+        }
+        Path kubeconfig = kubeconfig(folder, "https://127.0.0.1:" + closed, null, "a-token");
+
+        Throwable failure = catchThrowable(() -> new SpringApplicationBuilder(WidgetOperatorApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("operator.client.kubeconfig=" + kubeconfig, "operator.informers.cache-sync-timeout=5m",
+                        "operator.leader-election.enabled=false").run());
+
+        assertThat(failure).hasRootCauseInstanceOf(java.net.ConnectException.class);
+        FailureAnalysis analysis = analyze(failure);
+        assertThat(analysis.getDescription()).startsWith("Cannot reach the API server at https://127.0.0.1:" + closed
+                + " (from kubeconfig " + kubeconfig).contains("Connection refused").doesNotContain("a-token");
+        assertThat(analysis.getAction()).contains("current context");
+    }
+
+    @Test
+    @Timeout(60)
+    void credentialsTheServerRefusesFailStartUpAtOnceSayingSo(ClusterConnection connection, @TempDir Path folder)
+            throws Exception {
+        Path kubeconfig = kubeconfig(folder, connection.server().toString(), connection.certificateAuthorityPem(),
+                "not-a-token-the-server-knows");
+
+        Throwable failure = catchThrowable(() -> new SpringApplicationBuilder(WidgetOperatorApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("operator.client.kubeconfig=" + kubeconfig, "operator.informers.cache-sync-timeout=5m",
+                        "operator.leader-election.enabled=false").run());
+
+        assertThat(failure).hasRootCauseInstanceOf(ApiException.Unauthorized.class);
+        FailureAnalysis analysis = analyze(failure);
+        assertThat(analysis.getDescription()).startsWith("The API server at " + connection.server())
+                .contains("refused the credentials of kubeconfig " + kubeconfig).contains("401 Unauthorized")
+                .doesNotContain("not-a-token-the-server-knows");
+        assertThat(analysis.getAction()).contains("Renew the credentials");
+    }
+
+    @Test
+    void withoutThePermissionCheckAStartRefusedByRbacIsStillExplainedAtTheSyncTimeout(ClusterConnection connection,
             TestNamespace namespace, @TempDir Path folder) throws Exception {
         Path kubeconfig = restrictedKubeconfig(connection, namespace, folder);
 
@@ -204,7 +310,7 @@ class OperatorLifecycleIT {
                 .web(WebApplicationType.NONE)
                 .properties("operator.client.kubeconfig=" + kubeconfig, "operator.informers.cache-sync-timeout=5s",
                         "operator.informers.namespaces=" + namespace.name(), "operator.leader-election.enabled=false",
-                        "operator.events.enabled=false")
+                        "operator.events.enabled=false", "operator.permission-check.enabled=false")
                 .run());
 
         assertThat(failure).hasRootCauseInstanceOf(InformerSyncException.class);
@@ -219,6 +325,35 @@ class OperatorLifecycleIT {
         assertThat(analysis.getAction()).contains("Grant " + identity)
                 .contains("apiGroups: [\"starter.operatorstarter.dev\"]").contains("resources: [\"widgets\"]")
                 .contains("verbs: [\"get\", \"list\", \"watch\"]");
+    }
+
+    private static boolean canList(Path kubeconfig, TestNamespace namespace) {
+        try (KubernetesClient restricted = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null))) {
+            restricted.resources(Widget.class).inNamespace(namespace.name()).list();
+            return true;
+        } catch (ApiException.Forbidden e) {
+            return false;
+        }
+    }
+
+    private static Throwable rootCause(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root;
+    }
+
+    /** A kubeconfig for {@code server} with a bearer token, trusting {@code caPem} (or skipping verification without one). */
+    private static Path kubeconfig(Path folder, String server, String caPem, String token) throws java.io.IOException {
+        String cluster = caPem == null ? "    insecure-skip-tls-verify: true\n"
+                : "    certificate-authority-data: " + Base64.getEncoder().encodeToString(caPem.getBytes(
+                        StandardCharsets.UTF_8)) + "\n";
+        Path file = folder.resolve("kubeconfig");
+        Files.writeString(file, "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + server
+                + "\n" + cluster + "users:\n- name: u\n  user:\n    token: " + token + "\ncontexts:\n- name: x\n"
+                + "  context:\n    cluster: c\n    user: u\n    namespace: default\ncurrent-context: x\n");
+        return file;
     }
 
     /** What Spring Boot prints: the first registered analyzer that understands the failure. */

@@ -1,0 +1,233 @@
+package dev.operatorstarter.autoconfigure.wiring;
+
+import dev.operatorstarter.autoconfigure.ApiServerUnreachableException;
+import dev.operatorstarter.autoconfigure.MissingPermissionsException;
+import dev.operatorstarter.client.GroupVersionResource;
+import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.ResourceType;
+import dev.operatorstarter.client.config.RedactedUri;
+import dev.operatorstarter.client.rest.ApiException;
+import dev.operatorstarter.rbac.AccessRule;
+import dev.operatorstarter.rbac.AccessRules;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks the API server, before any informer starts, for each permission the operator needs
+ * (one SelfSubjectAccessReview per verb, resource, namespace and name), so that a missing RBAC
+ * rule fails the start-up at once, naming every rule missing, instead of at the cache-sync
+ * timeout; and a server that does not answer, or refuses the credentials, fails it within the
+ * check's deadline. The cache-sync timeout stays the backstop for what the check cannot see.
+ */
+final class PermissionCheck {
+
+    private static final Logger log = LoggerFactory.getLogger(PermissionCheck.class);
+    private static final ResourceType<GenericKubernetesResource> ACCESS_REVIEWS = ResourceType.generic(
+            new GroupVersionResource("authorization.k8s.io", "v1", "selfsubjectaccessreviews"),
+            "SelfSubjectAccessReview", false);
+    private static final ResourceType<GenericKubernetesResource> SELF_REVIEWS = ResourceType.generic(
+            new GroupVersionResource("authentication.k8s.io", "v1", "selfsubjectreviews"), "SelfSubjectReview", false);
+    private static final int THREADS = 8;
+
+    private final KubernetesClient client;
+    private final Map<String, AccessRules> needs;
+    private final Duration timeout;
+
+    /**
+     * @param needs by namespace ({@code ""} for cluster-wide), what the operator needs there
+     * @param timeout the whole check's deadline
+     */
+    PermissionCheck(KubernetesClient client, Map<String, AccessRules> needs, Duration timeout) {
+        this.client = client;
+        this.needs = needs;
+        this.timeout = timeout;
+    }
+
+    Map<String, AccessRules> needs() {
+        return needs;
+    }
+
+    /**
+     * @throws MissingPermissionsException naming every rule the server does not allow
+     * @throws ApiServerUnreachableException when the server does not answer in time or answers 401
+     */
+    void run() {
+        List<Check> checks = new ArrayList<>();
+        needs.forEach((namespace, rules) -> {
+            for (AccessRule rule : rules.rules()) {
+                for (String verb : rule.verbs()) {
+                    if (rule.resourceNames().isEmpty() || verb.equals("create")) {
+                        checks.add(new Check(rule.clusterScoped() ? "" : namespace, rule, verb, ""));
+                    } else {
+                        rule.resourceNames().forEach(name -> checks.add(new Check(rule.clusterScoped() ? "" : namespace,
+                                rule, verb, name)));
+                    }
+                }
+            }
+        });
+        if (checks.isEmpty()) {
+            return;
+        }
+        long started = System.nanoTime();
+        long deadline = started + timeout.toNanos();
+        String identity = identity(deadline);
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(THREADS, checks.size()), daemonThreads());
+        try {
+            List<Future<Boolean>> answers = new ArrayList<>();
+            for (Check check : checks) {
+                answers.add(pool.submit(() -> allowed(check, deadline)));
+            }
+            Map<String, List<AccessRule>> missing = new LinkedHashMap<>();
+            for (int i = 0; i < checks.size(); i++) {
+                Check check = checks.get(i);
+                Boolean allowed = answer(answers.get(i), deadline);
+                if (allowed == null) {
+                    return; // the server cannot answer access reviews: logged, the cache sync is the backstop
+                }
+                if (!allowed) {
+                    missing.computeIfAbsent(check.namespace(), key -> new ArrayList<>()).add(check.missing());
+                }
+            }
+            if (!missing.isEmpty()) {
+                Map<String, AccessRules> rules = new LinkedHashMap<>();
+                missing.forEach((namespace, list) -> rules.put(namespace, AccessRules.of(list)));
+                throw new MissingPermissionsException(identity, rules);
+            }
+            log.info("The API server allows everything the operator needs: {} access reviews in {} ms", checks.size(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The user the server sees (a SelfSubjectReview), else where the credentials came from. */
+    private String identity(long deadline) {
+        String source = "the credentials of " + client.config().source();
+        try {
+            GenericKubernetesResource review = new GenericKubernetesResource();
+            review.setApiVersion("authentication.k8s.io/v1");
+            review.setKind("SelfSubjectReview");
+            review.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+            GenericKubernetesResource answer = client.resources(SELF_REVIEWS).withDeadline(remaining(deadline))
+                    .create(review);
+            Object status = answer.getAdditionalProperties().get("status");
+            if (status instanceof Map<?, ?> map && map.get("userInfo") instanceof Map<?, ?> user
+                    && user.get("username") instanceof String name && !name.isBlank()) {
+                return name + " (" + source + ")";
+            }
+        } catch (ApiException.Unauthorized e) {
+            throw unreachable(true, e);
+        } catch (ApiException e) {
+            log.debug("No SelfSubjectReview ({}): the permission check names the credentials' source", e.getMessage());
+        } catch (RuntimeException e) {
+            throw unreachable(false, e);
+        }
+        return source;
+    }
+
+    private boolean allowed(Check check, long deadline) {
+        Map<String, Object> attributes = new LinkedHashMap<>();
+        if (!check.namespace().isEmpty()) {
+            attributes.put("namespace", check.namespace());
+        }
+        attributes.put("verb", check.verb());
+        attributes.put("group", check.rule().group());
+        attributes.put("resource", check.rule().plural());
+        if (!check.rule().subresource().isEmpty()) {
+            attributes.put("subresource", check.rule().subresource());
+        }
+        if (!check.name().isEmpty()) {
+            attributes.put("name", check.name());
+        }
+        GenericKubernetesResource review = new GenericKubernetesResource();
+        review.setApiVersion("authorization.k8s.io/v1");
+        review.setKind("SelfSubjectAccessReview");
+        review.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+        review.setAdditionalProperty("spec", Map.of("resourceAttributes", attributes));
+        ResourceClient<GenericKubernetesResource> reviews = client.resources(ACCESS_REVIEWS)
+                .withDeadline(remaining(deadline));
+        Object status = reviews.create(review).getAdditionalProperties().get("status");
+        return status instanceof Map<?, ?> map && Boolean.TRUE.equals(map.get("allowed"));
+    }
+
+    /** The answer of one review; null when the server cannot answer reviews at all (logged). */
+    private @Nullable Boolean answer(Future<Boolean> answer, long deadline) {
+        try {
+            return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw unreachable(false, new IllegalStateException("no answer to the access reviews within " + timeout
+                    + " (operator.permission-check.timeout)", e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking the operator's permissions", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof ApiException.Unauthorized unauthorized) {
+                throw unreachable(true, unauthorized);
+            }
+            if (cause instanceof ApiException refused) {
+                // 403 or 404 for the reviews themselves, a 5xx: the server answers, it cannot check
+                log.warn("Cannot check the operator's permissions before starting: the API server answered the "
+                        + "access review with {}; the informers will say what they may not read", refused.getMessage());
+                return null;
+            }
+            throw unreachable(false, cause);
+        }
+    }
+
+    private ApiServerUnreachableException unreachable(boolean unauthenticated, Throwable cause) {
+        String detail = unauthenticated ? "401 Unauthorized (an expired or wrong token, or a client certificate "
+                + "the server does not trust)" : describe(cause);
+        return new ApiServerUnreachableException(RedactedUri.text(client.config().server().toString()),
+                client.config().source(), unauthenticated, detail, cause);
+    }
+
+    private static String describe(Throwable failure) {
+        List<String> messages = new ArrayList<>();
+        for (Throwable at = failure; at != null && messages.size() < 4; at = at.getCause()) {
+            String message = at.getMessage() == null ? at.getClass().getSimpleName()
+                    : at.getClass().getSimpleName() + ": " + at.getMessage();
+            if (messages.stream().noneMatch(seen -> seen.contains(message))) {
+                messages.add(message);
+            }
+        }
+        return String.join("; caused by ", messages);
+    }
+
+    private static Duration remaining(long deadline) {
+        return Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
+    }
+
+    private static java.util.concurrent.ThreadFactory daemonThreads() {
+        AtomicInteger count = new AtomicInteger();
+        return task -> {
+            Thread thread = new Thread(task, "permission-check-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** One access review: {@code verb} on the rule's resource, in {@code namespace} ("" cluster-wide), on {@code name} ("" any). */
+    private record Check(String namespace, AccessRule rule, String verb, String name) {
+
+        AccessRule missing() {
+            return new AccessRule(rule.group(), rule.resource(), name.isEmpty() ? List.of() : List.of(name), List.of(verb),
+                    rule.clusterScoped(), rule.reasons());
+        }
+    }
+}

@@ -251,8 +251,10 @@ public record OperatorProperties(@DefaultValue("true") boolean enabled, @Default
      * does not answer or refuses the credentials fails the start-up within {@code timeout}. Runs
      * when the start-up waits for the caches ({@code operator.informers.wait-for-sync-on-startup}).
      *
-     * @param enabled whether to check
-     * @param timeout the whole check's deadline, every request in it
+     * @param enabled whether the operator asks the API server for each permission it needs before its
+     *     informers start, and fails at once naming every missing rule
+     * @param timeout the deadline of the whole check, every request in it: a server that has not
+     *     answered by then fails the start-up
      */
     public record PermissionCheck(@DefaultValue("true") boolean enabled, @DefaultValue("5s") Duration timeout) {
     }

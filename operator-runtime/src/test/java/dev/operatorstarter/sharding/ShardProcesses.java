@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -22,8 +23,9 @@ import java.util.stream.Stream;
 /**
  * The {@link ShardProcess}es of one ring, as the chaos test drives them: launched with ids
  * {@code s1}, {@code s2}, ... (a new id per process, as the starter's shard ids are), killed,
- * paused, resumed and stopped by signal. Each one's output, status and log are files in one
- * folder; the output of every process ever launched is kept for the {@link ReconcileLog}.
+ * paused, resumed and stopped by signal, and {@linkplain #reap reaped} when one exits by itself.
+ * Each one's output, status and log are files in one folder; the output of every process ever
+ * launched is kept for the {@link ReconcileLog}.
  *
  * <p>Processes reach the API server directly, or, once {@link #routeThroughFaultProxies()} was
  * called, each through a {@link FaultProxy} of its own ({@link #proxy}), so that one process's
@@ -91,7 +93,10 @@ final class ShardProcesses implements AutoCloseable {
         return proxy;
     }
 
-    /** The ids of the processes launched and not killed or stopped by the test. */
+    /**
+     * The ids of the processes launched and not killed, stopped, forgotten or {@linkplain #reap
+     * reaped} by the test. One may have exited by itself since: see {@link #reap}.
+     */
     Set<String> live() {
         return new TreeSet<>(live.keySet());
     }
@@ -175,6 +180,24 @@ final class ShardProcesses implements AutoCloseable {
     /** Takes {@code id} out of the live processes (it is to exit on its own) and returns it. */
     Process forget(String id) {
         return live.remove(id);
+    }
+
+    /**
+     * Takes the live processes that have exited by themselves out of the live ones (a shard exits
+     * with {@link ShardProcess#TAINTED} when it finds its member Lease taken, which the machine's
+     * load can cause) and returns their ids with their exit statuses, by id. A paused process has
+     * not exited.
+     */
+    Map<String, Integer> reap() {
+        Map<String, Integer> exited = new TreeMap<>();
+        live.entrySet().removeIf(entry -> {
+            if (entry.getValue().isAlive()) {
+                return false;
+            }
+            exited.put(entry.getKey(), entry.getValue().exitValue());
+            return true;
+        });
+        return exited;
     }
 
     @Override

@@ -197,6 +197,7 @@ public final class DeploymentPod {
     public ConfigurableApplicationContext run(Class<?> application, String... args) {
         ClientConfig config = clientConfig();
         SpringApplication spring = new SpringApplication(application);
+        spring.setMainApplicationClass(application);
         // In the environment from the start, as a pod's variables are, so the starter's environment
         // post-processors read them too. A "-systemEnvironment" name gets Boot's relaxed mapping of
         // OPERATOR_X_Y to operator.x.y.

@@ -109,6 +109,50 @@ public final class RenderedChart {
         return permissions.stream().sorted().toList();
     }
 
+    /**
+     * Whether a Role's or ClusterRole's rules grant {@code permission}, written as
+     * {@link #permissions} writes one: {@code group/resource:verb}, and {@code @name} for a single
+     * object ({@code coordination.k8s.io/leases:update@my-leader}). A rule grants it when it names
+     * the group, the resource and the verb (or {@code *} for any of them) and either no objects or
+     * that one, as the API server's RBAC decides. So a test can ask for what the code needs
+     * without fixing how the chart's rules are written.
+     *
+     * @throws IllegalArgumentException if {@code permission} is not in that form
+     */
+    public static boolean allows(JsonNode role, String permission) {
+        int slash = permission.indexOf('/');
+        int colon = permission.indexOf(':', slash + 1);
+        if (slash < 0 || colon < 0) {
+            throw new IllegalArgumentException("permission " + permission + " is not group/resource:verb[@name]");
+        }
+        int at = permission.indexOf('@', colon + 1);
+        String group = permission.substring(0, slash);
+        String resource = permission.substring(slash + 1, colon);
+        String verb = at < 0 ? permission.substring(colon + 1) : permission.substring(colon + 1, at);
+        String name = at < 0 ? null : permission.substring(at + 1);
+        for (JsonNode rule : role.path("rules")) {
+            if (names(rule.path("apiGroups"), group) && names(rule.path("resources"), resource)
+                    && names(rule.path("verbs"), verb)
+                    && (rule.path("resourceNames").isEmpty() || name != null && contains(rule.path("resourceNames"), name))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean names(JsonNode values, String value) {
+        return contains(values, value) || contains(values, "*");
+    }
+
+    private static boolean contains(JsonNode values, String value) {
+        for (JsonNode each : values) {
+            if (value.equals(each.asString())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public String toString() {
         return "RenderedChart[" + documents.size() + " documents]";

@@ -50,6 +50,35 @@ class HelmChartTest {
     }
 
     @Test
+    void aRoleAllowsWhatARuleNamesAndANamedRuleOnlyItsObjects() {
+        JsonNode role = demo.render("shop", "team-a", Map.of()).one("Role");
+
+        assertThat(RenderedChart.allows(role, "demo.example.com/widgets:watch")).isTrue();
+        assertThat(RenderedChart.allows(role, "demo.example.com/widgets:get@any")).as("no names: every object").isTrue();
+        assertThat(RenderedChart.allows(role, "demo.example.com/widgets:patch")).isFalse();
+        assertThat(RenderedChart.allows(role, "other.example.com/widgets:get")).isFalse();
+        assertThat(RenderedChart.allows(role, "coordination.k8s.io/leases:update@shop-leader")).isTrue();
+        assertThat(RenderedChart.allows(role, "coordination.k8s.io/leases:update@other")).isFalse();
+        assertThat(RenderedChart.allows(role, "coordination.k8s.io/leases:update")).as("every Lease").isFalse();
+        assertThatThrownBy(() -> RenderedChart.allows(role, "widgets")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aWildcardRuleAllowsEveryGroupResourceOrVerb() {
+        JsonNode role = RenderedChart.parse("""
+                kind: ClusterRole
+                rules:
+                  - apiGroups: ["*"]
+                    resources: ["configmaps"]
+                    verbs: ["*"]
+                """).one("ClusterRole");
+
+        assertThat(RenderedChart.allows(role, "/configmaps:delete")).isTrue();
+        assertThat(RenderedChart.allows(role, "apps/configmaps:get@any")).isTrue();
+        assertThat(RenderedChart.allows(role, "/secrets:get")).isFalse();
+    }
+
+    @Test
     void aTemplateThatFailsFailsTheRenderWithItsMessage() {
         assertThatThrownBy(() -> demo.render("shop", "team-a", Map.of("configMap.enabled", true,
                 "configMap.colour", "invisible"))).hasMessageContaining("configMap.colour cannot be invisible");

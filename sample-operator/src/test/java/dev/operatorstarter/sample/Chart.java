@@ -1,62 +1,42 @@
 package dev.operatorstarter.sample;
 
-import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.InstallCommand;
-import com.marcnuri.helm.Release;
-import com.marcnuri.helm.TemplateCommand;
 import dev.operatorstarter.test.ClusterConnection;
-import java.nio.file.Files;
+import dev.operatorstarter.test.helm.ChartRelease;
+import dev.operatorstarter.test.helm.HelmChart;
+import dev.operatorstarter.test.helm.RenderedChart;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.MappingIterator;
-import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * The Helm chart in {@code helm/sample-operator}, rendered by Helm itself (helm-java bundles Helm as
- * a native library) and read back as YAML documents for tests to check.
+ * The Helm chart in {@code helm/sample-operator}, linted, rendered and installed by Helm itself
+ * through operator-starter-test's {@link HelmChart}, with what the sample's tests read from it.
  */
 final class Chart {
 
     /** The chart's folder: the build passes it; a run from the module folder finds it too. */
     static final Path DIRECTORY = Path.of(System.getProperty("chart.directory", "../helm/sample-operator"))
             .toAbsolutePath().normalize();
-    private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
     private Chart() {
     }
 
-    static Helm helm() {
-        if (!Files.isRegularFile(DIRECTORY.resolve("Chart.yaml"))) {
-            throw new IllegalStateException("no Chart.yaml in " + DIRECTORY + " (set -Dchart.directory)");
-        }
-        return new Helm(DIRECTORY);
+    /** The chart (set {@code -Dchart.directory} when the tests do not run from the module folder). */
+    static HelmChart helm() {
+        return HelmChart.at(DIRECTORY);
     }
 
-    /**
-     * {@code helm install} of the chart in {@code directory} as {@code release} into the cluster's
-     * {@code namespace}, with {@code values} set; returns what uninstalls it.
-     */
-    static AutoCloseable install(Path directory, ClusterConnection connection, String namespace, String release,
-            Map<String, ?> values) {
-        InstallCommand install = new Helm(directory).install().withName(release).withNamespace(namespace)
-                .withKubeConfig(connection.kubeconfig());
-        values.forEach(install::set);
-        Release installed = install.call();
-        if (!"deployed".equals(installed.getStatus())) {
-            throw new AssertionError("helm install of " + release + " ended " + installed.getStatus() + ": "
-                    + installed.getOutput());
-        }
-        return () -> Helm.uninstall(release).withNamespace(namespace).withKubeConfig(connection.kubeconfig()).call();
+    /** {@code helm install} of the chart as {@code release} into the cluster's {@code namespace}, with {@code values} set. */
+    static ChartRelease install(ClusterConnection connection, String namespace, String release, Map<String, ?> values) {
+        return helm().install(connection, namespace, release, values);
     }
 
     /** {@code helm template} of release {@code release} in {@code namespace} with {@code values} set. */
     static Manifests render(String release, String namespace, Map<String, ?> values) {
-        TemplateCommand template = helm().template().withName(release).withNamespace(namespace);
-        values.forEach(template::set);
-        return Manifests.parse(template.call());
+        return new Manifests(helm().render(release, namespace, values));
     }
 
     /**
@@ -64,7 +44,8 @@ final class Chart {
      * {@code values} set, as {@code helm install --dry-run} prints them (no cluster needed).
      */
     static String notes(String release, String namespace, Map<String, ?> values) {
-        InstallCommand install = helm().install().withName(release).withNamespace(namespace).dryRun().clientOnly();
+        InstallCommand install = new com.marcnuri.helm.Helm(DIRECTORY).install().withName(release).withNamespace(namespace)
+                .dryRun().clientOnly();
         values.forEach(install::set);
         String output = install.call().getOutput();
         int notes = output.indexOf("NOTES:\n");
@@ -74,37 +55,28 @@ final class Chart {
         return output.substring(notes + "NOTES:\n".length());
     }
 
-    /** The documents of a rendered chart. */
-    record Manifests(String text, List<JsonNode> documents) {
+    /** A rendered chart, with the operator container's environment read from its Deployment. */
+    record Manifests(RenderedChart rendered) {
 
-        static Manifests parse(String text) {
-            List<JsonNode> documents = new ArrayList<>();
-            try (MappingIterator<JsonNode> each = YAML.readerFor(JsonNode.class).readValues(text)) {
-                while (each.hasNext()) {
-                    JsonNode document = each.next();
-                    if (document != null && document.isObject() && !document.isEmpty()) {
-                        documents.add(document);
-                    }
-                }
-            }
-            return new Manifests(text, List.copyOf(documents));
+        String text() {
+            return rendered.text();
+        }
+
+        List<JsonNode> documents() {
+            return rendered.documents();
         }
 
         List<JsonNode> all(String kind) {
-            return documents.stream().filter(document -> kind.equals(document.path("kind").asString())).toList();
+            return rendered.all(kind);
         }
 
         JsonNode one(String kind) {
-            List<JsonNode> found = all(kind);
-            if (found.size() != 1) {
-                throw new AssertionError("expected one " + kind + ", the chart rendered " + found.size());
-            }
-            return found.get(0);
+            return rendered.one(kind);
         }
 
         /** The operator container's environment as name to value, {@code fieldRef:<path>} for references. */
         Map<String, String> environment() {
-            Map<String, String> environment = new java.util.LinkedHashMap<>();
+            Map<String, String> environment = new LinkedHashMap<>();
             for (JsonNode variable : one("Deployment").at("/spec/template/spec/containers/0/env")) {
                 environment.put(variable.path("name").asString(), variable.has("value") ? variable.path("value").asString()
                         : "fieldRef:" + variable.at("/valueFrom/fieldRef/fieldPath").asString());
@@ -115,21 +87,6 @@ final class Chart {
 
     /** A role's rules as {@code group/resource:verb} (with {@code @name} when limited to names), sorted. */
     static List<String> permissions(JsonNode role) {
-        List<String> permissions = new ArrayList<>();
-        for (JsonNode rule : role.path("rules")) {
-            for (JsonNode group : rule.path("apiGroups")) {
-                for (JsonNode resource : rule.path("resources")) {
-                    for (JsonNode verb : rule.path("verbs")) {
-                        String permission = group.asString() + "/" + resource.asString() + ":" + verb.asString();
-                        if (rule.path("resourceNames").isEmpty()) {
-                            permissions.add(permission);
-                        } else {
-                            rule.path("resourceNames").forEach(name -> permissions.add(permission + "@" + name.asString()));
-                        }
-                    }
-                }
-            }
-        }
-        return permissions.stream().sorted().toList();
+        return RenderedChart.permissions(role);
     }
 }

@@ -11,6 +11,7 @@ import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
+import dev.operatorstarter.test.helm.ChartRelease;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.nio.file.Files;
@@ -51,7 +52,7 @@ class ChartCrdIT {
                 // Without the admission webhooks: their cluster-wide configurations would point at a Service no
                 // pod backs here and refuse every StaticSite write of the other tests (ChartWebhooksIT covers
                 // them). The CRD keeps its conversion, which the chart requires.
-                AutoCloseable uninstall = Chart.install(Chart.DIRECTORY, connection, namespace.name(), release,
+                ChartRelease uninstall = Chart.install(connection, namespace.name(), release,
                         Map.of("webhooks.validating.enabled", false, "webhooks.mutating.enabled", false));
                 assertThat(crds.get(CRD).getMetadata().getAnnotations()).containsEntry("helm.sh/resource-policy", "keep");
 

@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
-import dev.operatorstarter.autoconfigure.KubernetesConnectionDetails;
 import dev.operatorstarter.autoconfigure.MissingPermissionsException;
+import dev.operatorstarter.autoconfigure.local.DeploymentPod;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.PatchOptions;
 import dev.operatorstarter.client.ResourceClient;
-import dev.operatorstarter.client.config.ClientConfig;
-import dev.operatorstarter.client.config.InClusterConfig;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.controller.Conditions;
@@ -21,7 +19,6 @@ import dev.operatorstarter.sharding.ShardLabels;
 import dev.operatorstarter.sharding.Sharding;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
-import dev.operatorstarter.test.ServiceAccounts;
 import dev.operatorstarter.test.TestNamespace;
 import dev.operatorstarter.webhook.AdmissionVerdict;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -60,14 +57,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.core.env.StandardEnvironment;
-import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
 /**
@@ -336,7 +330,7 @@ class ChartRbacIT {
         // here (the operator runs in this JVM): with failurePolicy Fail they would refuse every StaticSite
         // write on the server. ChartWebhooksIT covers them and their RBAC.
         all.put("webhooks.enabled", false);
-        cleanUp.push(Chart.install(Chart.DIRECTORY, connection, namespace.name(), release, all));
+        cleanUp.push(Chart.install(connection, namespace.name(), release, all));
         return release;
     }
 
@@ -373,42 +367,18 @@ class ChartRbacIT {
     }
 
     /**
-     * Starts the sample operator as the pod the chart describes: in-cluster configuration from a
-     * service-account folder holding a TokenRequest token for the chart's ServiceAccount, and the
-     * Deployment's environment (as installed) as environment variables.
+     * Starts the sample operator as a pod of the chart's Deployment ({@link DeploymentPod}): the
+     * chart's ServiceAccount through the in-cluster configuration, and the Deployment's environment
+     * as installed, with the server ports free for several replicas on this host.
      */
     private ConfigurableApplicationContext run(ClusterConnection connection, TestNamespace namespace, Path folder,
-            String fullname, Duration cacheSyncTimeout) throws Exception {
-        Deployment pod = admin.appsV1().deployments().inNamespace(namespace.name()).get(fullname);
-        String account = pod.getSpec().getTemplate().getSpec().getServiceAccountName();
-        String token = ServiceAccounts.connectAs(connection, namespace.name(), account, Duration.ofHours(1),
-                folder.resolve("kubeconfig")).bearerToken();
-        Path serviceAccount = Files.createDirectories(folder.resolve("serviceaccount"));
-        Files.writeString(serviceAccount.resolve("token"), token);
-        Files.writeString(serviceAccount.resolve("ca.crt"), connection.certificateAuthorityPem());
-        Files.writeString(serviceAccount.resolve("namespace"), namespace.name());
-        ClientConfig inCluster = InClusterConfig.load(Map.of("KUBERNETES_SERVICE_HOST", connection.server().getHost(),
-                "KUBERNETES_SERVICE_PORT", String.valueOf(connection.server().getPort())), serviceAccount);
-
-        Map<String, Object> environment = new LinkedHashMap<>();
-        pod.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().forEach(variable -> environment.put(
-                variable.getName(), variable.getValue() != null ? variable.getValue()
-                        : "metadata.namespace".equals(variable.getValueFrom().getFieldRef().getFieldPath()) ? namespace.name()
-                        : fullname + "-pod"));
-        environment.put("SERVER_PORT", "0");
-        environment.remove("MANAGEMENT_SERVER_PORT"); // replicas share this JVM's host: the actuator on the random port too
-        environment.put("OPERATOR_INFORMERS_CACHESYNCTIMEOUT", cacheSyncTimeout.toMillis() + "ms");
-
-        SpringApplication application = new SpringApplication(SampleOperatorApplication.class);
-        // In the environment from the start, as a pod's variables are: the starter's environment post-processors
-        // read them too (OPERATOR_WEBHOOK_ENABLED=false keeps `webhooks` out of the readiness group). A
-        // "-systemEnvironment" name gets Boot's relaxed mapping of OPERATOR_X_Y to operator.x.y.
-        StandardEnvironment variables = new StandardEnvironment();
-        variables.getPropertySources().addFirst(new SystemEnvironmentPropertySource("chart-systemEnvironment", environment));
-        application.setEnvironment(variables);
-        application.addInitializers(context -> context.getBeanFactory().registerSingleton("inClusterConnectionDetails",
-                (KubernetesConnectionDetails) () -> inCluster));
-        ConfigurableApplicationContext context = application.run();
+            String fullname, Duration cacheSyncTimeout) {
+        ConfigurableApplicationContext context = DeploymentPod.create(connection, namespace.name(), fullname, folder)
+                .withEnvironment("SERVER_PORT", "0")
+                // replicas share this JVM's host: the actuator on the random port too
+                .withoutEnvironment("MANAGEMENT_SERVER_PORT")
+                .withEnvironment("OPERATOR_INFORMERS_CACHESYNCTIMEOUT", cacheSyncTimeout.toMillis() + "ms")
+                .run(SampleOperatorApplication.class);
         cleanUp.push(context::close);
         return context;
     }

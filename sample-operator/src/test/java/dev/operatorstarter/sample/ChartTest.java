@@ -3,7 +3,6 @@ package dev.operatorstarter.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.marcnuri.helm.LintResult;
 import dev.operatorstarter.controller.OwnerReferences;
 import dev.operatorstarter.sample.Chart.Manifests;
 import dev.operatorstarter.sharding.ShardLabels;
@@ -58,10 +57,7 @@ class ChartTest {
 
     @Test
     void helmLintsTheChartStrictlyWithoutFindings() {
-        LintResult lint = Chart.helm().lint().strict().call();
-
-        assertThat(lint.isFailed()).as("%s", lint.getMessages()).isFalse();
-        assertThat(lint.getMessages()).noneMatch(message -> message.contains("[ERROR]") || message.contains("[WARNING]"));
+        assertThat(Chart.helm().lint()).isEmpty();
     }
 
     @Test

@@ -60,7 +60,8 @@ class DependencyMinimumsTest {
     void theParentPinsTheVersionsThisBuildResolves() throws IOException {
         String build = Files.readString(ROOT.resolve("pom.xml"));
         String parent = Files.readString(ROOT.resolve("operator-starter-parent/pom.xml"));
-        for (String property : List.of("netty.version", "reactor-bom.version", "bouncycastle.version")) {
+        for (String property : List.of("netty.version", "reactor-bom.version", "bouncycastle.version",
+                "helm-java.version")) {
             assertThat(property(parent, property)).as("operator-starter-parent's " + property)
                     .isEqualTo(property(build, property));
         }

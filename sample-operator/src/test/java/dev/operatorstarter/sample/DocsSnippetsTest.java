@@ -83,6 +83,47 @@ class DocsSnippetsTest {
         assertThat(properties).allSatisfy(property -> assertThat(reference).contains("| `" + property + "` |"));
     }
 
+    /**
+     * What the docs say of the version holds for the project the archetype generates: the docs'
+     * {@code archetype:generate} commands name this build's version, and a project generated with
+     * them (no {@code -Dversion}) has that version and uses operator-starter-parent at that version,
+     * as the generated files the docs show do.
+     */
+    @Test
+    void theDocsCommandsGenerateAProjectOfThisBuildsVersionOnThisBuildsParent() throws IOException {
+        String version = firstMatch(Files.readString(ROOT.resolve("pom.xml")),
+                "<artifactId>operator-starter-build</artifactId>\\s*<version>([^<]+)</version>");
+        String parent = Files.readString(ROOT.resolve("operator-starter-parent/pom.xml"));
+        String template = Files.readString(ROOT.resolve(ARCHETYPE).resolve("pom.xml"));
+        String descriptor = Files.readString(ROOT.resolve(
+                "operator-starter-archetype/src/main/resources/META-INF/maven/archetype-metadata.xml"));
+
+        assertThat(firstMatch(parent, "<artifactId>operator-starter-parent</artifactId>\\s*<version>([^<]+)</version>"))
+                .as("operator-starter-parent's version").isEqualTo(version);
+        assertThat(firstMatch(parent, "<operator-starter.version>([^<]+)</operator-starter.version>"))
+                .as("the starter's version in operator-starter-parent").isEqualTo(version);
+        assertThat(firstMatch(template, "<artifactId>operator-starter-parent</artifactId>\\s*<version>([^<]+)</version>"))
+                .as("the generated project's parent version").isEqualTo(version);
+        assertThat(firstMatch(descriptor, "<requiredProperty key=\"version\">\\s*<defaultValue>([^<]+)</defaultValue>"))
+                .as("the generated project's own version when archetype:generate is given none").isEqualTo(version);
+        assertThat(archetypeProperties().getProperty("version")).as("the version of the project the docs show")
+                .isEqualTo(version);
+        for (Path doc : List.of(ROOT.resolve("README.md"), ROOT.resolve("docs/getting-started.md"))) {
+            String text = Files.readString(doc);
+            assertThat(text).as("%s's archetype:generate", ROOT.relativize(doc)).contains("-DarchetypeVersion=" + version)
+                    .doesNotContain("-Dversion=");
+        }
+        assertThat(Files.readString(ROOT.resolve("docs/getting-started.md")))
+                .contains("so that `" + version + "` is in your local Maven repository")
+                .contains("target/greeting-operator-" + version + ".jar");
+    }
+
+    private static String firstMatch(String text, String regex) {
+        Matcher matcher = Pattern.compile(regex).matcher(text);
+        assertThat(matcher.find()).as("%s in the file", regex).isTrue();
+        return matcher.group(1).strip();
+    }
+
     /** Every Markdown file under docs/, then README.md. */
     static List<Path> docs() throws IOException {
         try (Stream<Path> files = Files.walk(ROOT.resolve("docs"))) {

@@ -12,13 +12,22 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The operator against a real API server: {@code @KubernetesTest} starts one for the JVM (local
  * etcd and kube-apiserver processes), installs the CRD and gives each test a namespace of its own.
+ * The operator stops with the class ({@code @DirtiesContext}): it watches every namespace, and would
+ * otherwise go on reconciling the ${kind}s of the test classes that run after it in this JVM.
  */
+#if ($webhook == 'true')
+// the webhook server (application.yaml) on any free port: the test calls no webhook
+@SpringBootTest(properties = "operator.webhook.port=0")
+#else
 @SpringBootTest
+#end
 @KubernetesTest(crds = "crds/${kind.toLowerCase()}s.${apiGroup}.yaml")
+@DirtiesContext
 class ${kind}OperatorIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

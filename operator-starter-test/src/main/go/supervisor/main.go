@@ -8,7 +8,12 @@
 // The JVM keeps the supervisor's standard input open for as long as it wants the child to run.
 // When that pipe closes (a clean stop, or the JVM dying, even by SIGKILL, since the kernel closes
 // its file descriptors), or when the supervisor gets SIGTERM/SIGINT, the supervisor sends SIGTERM to
-// the child's process group, waits up to the grace period, then sends SIGKILL. On Linux the child
+// the child's process group, waits up to the grace period, then sends SIGKILL.
+//
+// The supervisor leaves its parent's process group at once, into one of its own: a terminal's
+// Ctrl-C (SIGINT to the whole foreground group) then reaches the JVM but not the supervisor, so the
+// JVM stops its application first and the server after, by closing the pipe. A signal sent to the
+// supervisor itself still stops the child. On Linux the child
 // also gets SIGKILL if the supervisor itself is killed (parent-death signal). The supervisor exits
 // with the child's exit code, or 128+signal when the child was killed by a signal.
 //
@@ -43,6 +48,10 @@ func main() {
 }
 
 func run(args []string, grace time.Duration) int {
+	// Out of the JVM's process group (see the package comment). It fails only when the supervisor
+	// leads a group or session already, which then is not the terminal's foreground group anyway.
+	_ = syscall.Setpgid(0, 0)
+
 	// The parent-death signal is tied to the thread that forks the child: keep this goroutine
 	// on one OS thread so the Go runtime never retires that thread while the child runs.
 	runtime.LockOSThread()

@@ -27,9 +27,10 @@ import org.springframework.stereotype.Component;
  * {@link Component @Component}, so component scanning registers an annotated class as a bean by
  * itself (a {@code @Component} beside it is redundant but harmless: still one bean); a class
  * outside the scanned packages, or excluded from scanning, is a reconciler only once registered
- * some other way ({@code @Import}, a {@code @Bean} method). When no reconciler bean exists at all,
- * start-up logs a warning naming any annotated classes in the application's packages that are not
- * beans. On a {@code @Bean} method the annotation marks the bean the method returns, and the
+ * some other way ({@code @Import}, a {@code @Bean} method). Start-up logs a warning naming the
+ * annotated classes of the application's packages that are not beans, and the
+ * {@code ReconcileHandler} beans and classes of those packages that lack this annotation, since
+ * nothing calls them. On a {@code @Bean} method the annotation marks the bean the method returns, and the
  * resource is read from the method's generic return type. The annotation and the
  * runtime interface have different names on purpose, so one file uses both without qualifying
  * either. Every resource a reconciler informs on in full also gets a {@code Lister<T>} bean, and

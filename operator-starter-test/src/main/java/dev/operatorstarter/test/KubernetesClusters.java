@@ -21,7 +21,8 @@ public final class KubernetesClusters {
     /**
      * The JVM's shared test cluster, the one {@link KubernetesTest} gives its test classes: started
      * by the first call (from here, the JUnit extension or the Spring integration) on the backend
-     * {@link #start()} selects, and stopped by a JVM shutdown hook. Do not close it.
+     * {@link #start()} selects, and stopped by a JVM shutdown hook (once the {@linkplain #holdShared()
+     * holds} are closed). Do not close it.
      *
      * <p>Blocks while another thread starts it. A cluster that could not start is not started again:
      * every later call fails with the same cause.
@@ -42,6 +43,19 @@ public final class KubernetesClusters {
      */
     public static KubernetesCluster sharedForDevelopment() {
         return SharedCluster.jvm().cluster(SharedCluster::startForDevelopmentUntilTheJvmExits);
+    }
+
+    /**
+     * Defers the stop of the JVM's shared cluster at JVM exit until the returned hold is closed, for
+     * an application that closes on a shutdown hook of its own and uses the cluster until it has
+     * stopped: a Spring context (as {@code LocalKubernetes} does) releasing its leader election's
+     * Lease and removing its webhook configurations. The JVM runs shutdown hooks at the same time,
+     * so without a hold the cluster may stop under it. The cluster's hook waits at most 30 s for
+     * the holds. Closing the last hold while the JVM exits stops the cluster on the closing thread;
+     * closing one while the JVM goes on does not stop it. Starts nothing.
+     */
+    public static ClusterHold holdShared() {
+        return SharedCluster.jvm().hold();
     }
 
     /**

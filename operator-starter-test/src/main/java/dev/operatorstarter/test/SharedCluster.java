@@ -1,6 +1,7 @@
 package dev.operatorstarter.test;
 
 import dev.operatorstarter.test.local.LocalApiServerOptions;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -26,12 +27,23 @@ import org.jspecify.annotations.Nullable;
  * constant, and stopped by a JVM shutdown hook rather than at the end of a JUnit run. It is the
  * harness's only mutable static state; other holders (the harness's own tests make some) are
  * ordinary instances that nothing else sees.
+ *
+ * <h2>The stop at JVM exit</h2>
+ *
+ * The JVM runs its shutdown hooks at the same time, Spring's among them. An application that
+ * closes on Spring's hook and needs the server until it has stopped (a local run's operator
+ * releasing its Lease) takes a {@link #hold()}; the cluster's hook waits for the holds, at most
+ * {@link #HOLD_LIMIT}, and the last one closed during the exit stops the cluster right away ({@link ExitStop}).
  */
 final class SharedCluster {
 
     private static final SharedCluster JVM = new SharedCluster(SharedCluster::startUntilTheJvmExits);
 
+    /** How long the JVM's cluster waits at JVM exit for its holds ({@link #hold()}) before it stops anyway. */
+    static final Duration HOLD_LIMIT = Duration.ofSeconds(30);
+
     private final Supplier<KubernetesCluster> starter;
+    private final ExitStop exitStop = new ExitStop(this::closeStarted, ExitStop::jvmExiting);
 
     // All guarded by this.
     private boolean attempted;
@@ -100,20 +112,48 @@ final class SharedCluster {
         }
     }
 
+    /**
+     * A hold on this holder's cluster at JVM exit ({@link KubernetesClusters#holdShared()}): the
+     * stop at exit waits for it. Starts nothing.
+     */
+    ClusterHold hold() {
+        return exitStop.hold();
+    }
+
+    /**
+     * What the JVM's shutdown hook does: waits up to {@code limit} for the open holds, and stops the
+     * cluster, or waits while the last hold's closer stops it.
+     */
+    void stopAtExit(Duration limit) {
+        exitStop.onExit(limit);
+    }
+
+    private void closeStarted() {
+        KubernetesCluster started;
+        synchronized (this) {
+            started = cluster;
+        }
+        if (started != null) {
+            started.close();
+        }
+    }
+
     private static KubernetesCluster startUntilTheJvmExits() {
-        return stopAtJvmExit(KubernetesClusters.start());
+        return stopAtJvmExit(KubernetesClusters.start(LocalApiServerOptions.builder().stopAtJvmExit(false).build()));
     }
 
     /** {@link KubernetesClusters#sharedForDevelopment()}'s: the local backend does not wait for a controller manager's build. */
     static KubernetesCluster startForDevelopmentUntilTheJvmExits() {
         return stopAtJvmExit(KubernetesClusters.start(LocalApiServerOptions.builder().awaitControllerManager(false)
-                .build()));
+                .stopAtJvmExit(false).build()));
     }
 
     private static KubernetesCluster stopAtJvmExit(KubernetesCluster started) {
-        // Concurrently with other hooks, among them Spring's, which close the cached application
-        // contexts; an application still watching the server at that moment may log a refused connection.
-        Runtime.getRuntime().addShutdownHook(new Thread(started::close, "operator-starter-test-cluster-stop"));
+        // Concurrently with other hooks, among them Spring's, which close the application contexts:
+        // the stop waits for the holds, which LocalKubernetes's contexts take. A context without one
+        // (a cached test context) may still be watching the server and log a refused connection.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> JVM.stopAtExit(HOLD_LIMIT),
+                "operator-starter-test-cluster-stop"));
         return started;
     }
 }

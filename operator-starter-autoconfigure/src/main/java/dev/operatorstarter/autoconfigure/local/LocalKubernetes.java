@@ -5,6 +5,7 @@ import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.manager.Manager;
 import dev.operatorstarter.test.ClusterConnection;
+import dev.operatorstarter.test.ClusterHold;
 import dev.operatorstarter.test.KubernetesCluster;
 import dev.operatorstarter.test.KubernetesClusters;
 import java.io.IOException;
@@ -49,6 +50,12 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * controller has reconciled without failing, and fails when none has within
  * {@value #EXIT_DEADLINE_PROPERTY}: a build's check that the operator runs.
  *
+ * <p>On Ctrl-C the operator stops first (its Lease released, its informers stopped, its webhook
+ * configurations removed) and the server after, once the application context has closed; the
+ * server's processes are out of the terminal's reach, so the Ctrl-C does not stop them under the
+ * operator. The JVM then exits with status 130, which {@code mvn spring-boot:test-run} counts as
+ * a success.
+ *
  * <p>Use it from a {@code main} in test scope and run that with {@code mvn spring-boot:test-run}:
  *
  * <pre>{@code
@@ -88,8 +95,23 @@ public class LocalKubernetes {
                 ExitAfterReconcile.DEFAULT_DEADLINE), System::exit);
     }
 
+    /**
+     * Keeps the server serving at JVM exit until this context has closed ({@link KubernetesClusters#holdShared()}):
+     * on Ctrl-C the operator releases its Lease, stops its informers and removes its webhook
+     * configurations first, and the server stops after, when this bean, which the connection
+     * details and so everything that talks to the server depend on, is destroyed. Without Spring's
+     * shutdown hook ({@code spring.main.register-shutdown-hook=false}) nothing would close the
+     * context at exit, so nothing is held.
+     */
     @Bean
-    KubernetesConnectionDetails localKubernetesConnectionDetails(Environment environment) {
+    ClusterHold localKubernetesHold(Environment environment) {
+        return environment.getProperty("spring.main.register-shutdown-hook", Boolean.class, true)
+                ? KubernetesClusters.holdShared() : () -> { };
+    }
+
+    @Bean
+    KubernetesConnectionDetails localKubernetesConnectionDetails(Environment environment,
+            ClusterHold localKubernetesHold) {
         ClassLoader loader = LocalKubernetes.class.getClassLoader();
         List<String> crds = Binder.get(environment).bind(CRDS_PROPERTY, Bindable.listOf(String.class))
                 .orElseGet(() -> crdsOnClasspath(loader));

@@ -24,18 +24,13 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.InstanceSupplier;
 import org.springframework.beans.factory.support.RegisteredBean;
 import org.springframework.beans.factory.support.RootBeanDefinition;
-import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.context.ResourceLoaderAware;
-import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.core.io.ResourceLoader;
-import org.springframework.core.type.filter.AnnotationTypeFilter;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Finds the {@link Reconciler} beans before any bean is created, and registers for each a
@@ -50,17 +45,14 @@ import org.slf4j.LoggerFactory;
  * {@link MetadataRequestMapper} from its type argument.
  *
  * <p>A {@code @Reconciler} that is not a bean (outside the scanned packages, excluded from
- * scanning, or in an application without {@code @ComponentScan}) is invisible here. When no
- * reconciler bean exists at all, the registrar says so in a warning and names the annotated
- * classes of the application's packages that are not beans: an application that starts, leads
- * and reconciles nothing is otherwise silent.
+ * scanning, or in an application without {@code @ComponentScan}) is invisible here, and so is a
+ * {@code ReconcileHandler} without the annotation; {@link OverlookedReconcilers} names both in a
+ * warning: an application whose controller never starts is otherwise silent.
  */
 final class ReconcilerRegistrar implements BeanFactoryPostProcessor, EnvironmentAware, ResourceLoaderAware {
 
     /** The bean holding the {@link ReconcilerDefinition}s found. */
     static final String DEFINITIONS_BEAN = "operatorReconcilerDefinitions";
-
-    private static final Logger log = LoggerFactory.getLogger(ReconcilerRegistrar.class);
 
     private Environment environment = new StandardEnvironment();
     private ResourceLoader resourceLoader = new DefaultResourceLoader();
@@ -88,10 +80,8 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
                 definitions.add(define(beanFactory, beanName, annotation));
             }
         }
-        if (definitions.isEmpty()) {
-            reportNoReconcilers(beanFactory);
-        }
         checkUniqueNames(definitions);
+        new OverlookedReconcilers(beanFactory, definitions).report(environment, resourceLoader);
         Set<Class<? extends HasMetadata>> listers = new LinkedHashSet<>();
         Set<Class<? extends HasMetadata>> metadataListers = new LinkedHashSet<>();
         Map<String, String> controllerBeans = new LinkedHashMap<>();
@@ -132,36 +122,6 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
         AnnotatedElement declaredOn = factoryMethod != null ? factoryMethod : beanType.resolve(Object.class);
         return ReconcilerDefinition.describe(beanName, annotation, beanType, bean.getFactoryMethodName() != null,
                 declaredOn);
-    }
-
-    /**
-     * Says why no controller will run: a warning naming the {@code @Reconciler} classes of the
-     * application's packages (those of {@code @SpringBootApplication}) that are not beans, else,
-     * for an application that uses only the client, a line at info. Scans only in this case, so
-     * an application with reconcilers pays nothing.
-     */
-    private void reportNoReconcilers(ConfigurableListableBeanFactory beanFactory) {
-        List<String> packages = AutoConfigurationPackages.has(beanFactory) ? AutoConfigurationPackages.get(beanFactory)
-                : List.of();
-        List<String> notBeans = new ArrayList<>();
-        ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false,
-                environment);
-        scanner.setResourceLoader(resourceLoader);
-        scanner.addIncludeFilter(new AnnotationTypeFilter(Reconciler.class));
-        for (String in : packages) {
-            scanner.findCandidateComponents(in).forEach(candidate -> notBeans.add(candidate.getBeanClassName()));
-        }
-        String none = "No @Reconciler bean found, so the operator runs no controller";
-        if (!notBeans.isEmpty()) {
-            log.warn(none + ". These @Reconciler classes in " + String.join(", ", packages) + " are not beans: "
-                    + String.join(", ", notBeans) + ". Component scanning left them out (an exclude filter, or an "
-                    + "application class without @ComponentScan such as @SpringBootConfiguration with "
-                    + "@EnableAutoConfiguration): scan their package (@SpringBootApplication does) or @Import them.");
-            return;
-        }
-        log.info(none + ". Annotate a class that implements ReconcileHandler<YourResource> with @Reconciler"
-                + (packages.isEmpty() ? "" : " in " + String.join(", ", packages) + " or a package below")
-                + ", or a @Bean method that returns one.");
     }
 
     private static void checkUniqueNames(List<ReconcilerDefinition> definitions) {

@@ -113,7 +113,9 @@ public final class LocalApiServer implements KubernetesCluster {
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             try {
                 LocalApiServer server = startOnce(binaries, options);
-                Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+                if (options.stopAtJvmExit()) {
+                    Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+                }
                 return server;
             } catch (PortTakenException e) {
                 // Another process took a port between our probe and the server's bind: try new ports.
@@ -502,8 +504,12 @@ public final class LocalApiServer implements KubernetesCluster {
         } catch (IllegalStateException alreadyShuttingDown) {
             // the hook is running or has run
         }
+        long started = System.nanoTime();
+        log.info("Stopping the local API server at {}", connection.server());
         stopProcesses();
         Folders.deleteQuietly(runDirectory);
+        log.info("Local API server at {} stopped in {} ms", connection.server(),
+                Duration.ofNanos(System.nanoTime() - started).toMillis());
     }
 
     /** Stops in reverse start order: the controller manager, the API server, then etcd. */

@@ -35,9 +35,14 @@ import org.jspecify.annotations.Nullable;
  *     once built, so garbage collection and namespace deletion begin late. Default true: tests see
  *     the same server whether or not the binaries were cached. Development runs
  *     ({@code KubernetesClusters.sharedForDevelopment()}) set it false.
+ * @param stopAtJvmExit whether the server stops its processes from a JVM shutdown hook of its own
+ *     when it has not been closed before; default true. The JVM's shared cluster sets it false: it
+ *     stops the server from its own hook, once the applications that hold it have stopped
+ *     ({@code KubernetesClusters.holdShared()}). The supervisor stops the processes of a JVM that
+ *     dies without its hooks either way.
  */
 public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout, @Nullable Path binaryDirectory,
-        Path cacheDirectory, List<String> extraApiServerArgs, boolean awaitControllerManager) {
+        Path cacheDirectory, List<String> extraApiServerArgs, boolean awaitControllerManager, boolean stopAtJvmExit) {
 
     public static final String BINARY_DIR_PROPERTY = "operator.test.binary-dir";
     public static final String BINARY_DIR_ENV = "OPERATOR_TEST_BINARY_DIR";
@@ -88,6 +93,7 @@ public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout
         private @Nullable Path cacheDirectory;
         private final List<String> extraApiServerArgs = new ArrayList<>();
         private boolean awaitControllerManager = true;
+        private boolean stopAtJvmExit = true;
 
         private Builder(Map<String, String> environment) {
             this.environment = environment;
@@ -133,10 +139,16 @@ public record LocalApiServerOptions(Duration startTimeout, Duration buildTimeout
             return this;
         }
 
+        /** Whether the server stops from a JVM shutdown hook of its own; see the record. */
+        public Builder stopAtJvmExit(boolean stopAtJvmExit) {
+            this.stopAtJvmExit = stopAtJvmExit;
+            return this;
+        }
+
         public LocalApiServerOptions build() {
             Path cache = cacheDirectory != null ? cacheDirectory : userCacheDirectory().resolve("operator-starter/binaries");
             return new LocalApiServerOptions(startTimeout, buildTimeout, binaryDirectory, cache, extraApiServerArgs,
-                    awaitControllerManager);
+                    awaitControllerManager, stopAtJvmExit);
         }
 
         private @Nullable String setting(String property, String variable) {

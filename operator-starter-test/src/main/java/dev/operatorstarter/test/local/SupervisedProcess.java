@@ -3,12 +3,14 @@ package dev.operatorstarter.test.local;
 import dev.operatorstarter.test.internal.Await;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,8 +20,20 @@ import org.jspecify.annotations.Nullable;
  * <p>With the supervisor, the process lives exactly as long as the supervisor's standard input is
  * open: {@link #stop} closes it, and so does the kernel when the JVM dies, even by SIGKILL. The
  * supervisor then sends SIGTERM, and SIGKILL after the process's grace period.
+ *
+ * <p>Neither the supervisor nor the server is in the JVM's process group (the supervisor leaves it
+ * itself; without a supervisor the server is started through {@code setsid} where there is one), so
+ * a terminal's Ctrl-C, which signals the whole foreground group, reaches only the JVM: the server
+ * keeps serving until the JVM stops it, after the application that uses it.
  */
 final class SupervisedProcess {
+
+    /**
+     * util-linux's {@code setsid}, which runs a command in a session (and process group) of its own;
+     * not on macOS.
+     */
+    private static final Optional<Path> SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid")
+            .map(Path::of).filter(Files::isExecutable).findFirst();
 
     private final String name;
     private final Process process;
@@ -43,12 +57,12 @@ final class SupervisedProcess {
     static SupervisedProcess start(String name, List<String> command, Path logFile, Optional<Path> supervisor,
             Duration supervisorGrace) throws IOException {
         List<String> full = new ArrayList<>();
-        supervisor.ifPresent(s -> {
+        supervisor.ifPresentOrElse(s -> {
             full.add(s.toString());
             full.add("-grace");
             full.add(supervisorGrace.toMillis() + "ms");
             full.add("--");
-        });
+        }, () -> SETSID.ifPresent(setsid -> full.add(setsid.toString())));
         full.addAll(command);
         Process process = new ProcessBuilder(full).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();

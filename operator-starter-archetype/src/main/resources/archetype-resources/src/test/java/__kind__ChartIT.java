@@ -41,8 +41,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The chart installed by Helm into the local API server, and the operator run as a pod of its
  * Deployment: with a token of the chart's ServiceAccount (so the chart's RBAC is all it may do)
  * through the in-cluster configuration, and the Deployment's environment (so it watches the release
- * namespace only). It reconciles a ${kind} and holds its leader Lease; a rule the operator needs that
- * the chart lacks fails here, naming the refused verb and resource.
+ * namespace only). It reconciles a ${kind} and holds its leader Lease. A rule the operator needs that
+ * the chart lacks fails here: a refused list or watch stops the start, naming the verb and the
+ * resource; a refused write fails the reconcile, which the status and the error count show.
 #if ($webhook == 'true')
  * The chart's validating webhook, pointed at this JVM, refuses a blank message through the API
  * server, with the CA the operator wrote into the configuration with the chart's RBAC.
@@ -60,7 +61,7 @@ class ${kind}ChartIT {
         try (KubernetesClient admin = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null));
                 ChartRelease release = CHART.install(connection, namespace.name(), "${artifactId}", Map.of());
                 ConfigurableApplicationContext operator = DeploymentPod.create(connection, namespace.name(), release.name(), folder)
-                        // pods share this host: the server, the actuator and the webhooks on free ports
+                        // pods share this host: its servers on free ports
                         .withEnvironment("SERVER_PORT", "0").withEnvironment("MANAGEMENT_SERVER_PORT", "0")
 #if ($webhook == 'true')
                         .withEnvironment("OPERATOR_WEBHOOK_PORT", "0").withEnvironment("OPERATOR_WEBHOOK_ADDRESS", "127.0.0.1")

@@ -197,16 +197,14 @@ final class PermissionCheck {
                 client.config().source(), unauthenticated, detail, cause);
     }
 
+    /** The failure's own message, and the kind of its root cause (the refusal, the timeout) when that is another. */
     private static String describe(Throwable failure) {
-        List<String> messages = new ArrayList<>();
-        for (Throwable at = failure; at != null && messages.size() < 4; at = at.getCause()) {
-            String message = at.getMessage() == null ? at.getClass().getSimpleName()
-                    : at.getClass().getSimpleName() + ": " + at.getMessage();
-            if (messages.stream().noneMatch(seen -> seen.contains(message))) {
-                messages.add(message);
-            }
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
         }
-        return String.join("; caused by ", messages);
+        String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+        return root == failure ? message : message + " (" + root.getClass().getSimpleName() + ")";
     }
 
     private static Duration remaining(long deadline) {

@@ -283,6 +283,42 @@ class OperatorLifecycleIT {
 
     @Test
     @Timeout(60)
+    void aServerThatAcceptsButNeverAnswersFailsStartUpAtTheChecksDeadline(@TempDir Path folder) throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> { // accepts connections and never writes a byte: a hung server
+                List<java.net.Socket> held = new java.util.ArrayList<>();
+                try {
+                    while (true) {
+                        held.add(silent.accept());
+                    }
+                } catch (java.io.IOException closed) {
+                    held.forEach(socket -> {
+                        try {
+                            socket.close();
+                        } catch (java.io.IOException ignored) {
+                            // closing anyway
+                        }
+                    });
+                }
+            }, "silent-server");
+            acceptor.setDaemon(true);
+            acceptor.start();
+            Path kubeconfig = kubeconfig(folder, "https://127.0.0.1:" + silent.getLocalPort(), null, "a-token");
+
+            Throwable failure = catchThrowable(() -> new SpringApplicationBuilder(WidgetOperatorApplication.class)
+                    .web(WebApplicationType.NONE)
+                    .properties("operator.client.kubeconfig=" + kubeconfig, "operator.informers.cache-sync-timeout=5m",
+                            "operator.permission-check.timeout=2s", "operator.leader-election.enabled=false").run());
+
+            assertThat(failure).isNotNull();
+            FailureAnalysis analysis = analyze(failure);
+            assertThat(analysis.getDescription()).startsWith("Cannot reach the API server at https://127.0.0.1:"
+                    + silent.getLocalPort());
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void credentialsTheServerRefusesFailStartUpAtOnceSayingSo(ClusterConnection connection, @TempDir Path folder)
             throws Exception {
         Path kubeconfig = kubeconfig(folder, connection.server().toString(), connection.certificateAuthorityPem(),

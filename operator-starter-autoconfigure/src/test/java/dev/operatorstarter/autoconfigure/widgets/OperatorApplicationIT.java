@@ -106,7 +106,9 @@ class OperatorApplicationIT {
         widgets.delete("doomed");
 
         await().atMost(WAIT).until(() -> widgets.find("doomed").isEmpty());
-        assertThat(reconciler.cleaned).containsOnlyOnce(namespace.name() + "/doomed");
+        // at least once: a reconcile on a cache that has not yet seen the finalizer go may clean up again
+        // (FinalizingHandler's contract, as controller-runtime's); the CI run of 2026-11-28 saw it twice
+        assertThat(reconciler.cleaned).contains(namespace.name() + "/doomed");
     }
 
     @Test

@@ -101,7 +101,8 @@ public final class AccessRules {
         return yaml.toString();
     }
 
-    static String quote(String value) {
+    /** {@code value} as a double-quoted YAML string. */
+    public static String quote(String value) {
         StringBuilder quoted = new StringBuilder("\"");
         for (char c : value.toCharArray()) {
             if (c == '"' || c == '\\') {

@@ -1,6 +1,7 @@
 package dev.operatorstarter.autoconfigure;
 
 import dev.operatorstarter.rbac.AccessRules;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -21,7 +22,7 @@ public class MissingPermissionsException extends RuntimeException {
     public MissingPermissionsException(String identity, Map<String, AccessRules> missing) {
         super(message(identity, missing));
         this.identity = identity;
-        this.missing = Map.copyOf(new LinkedHashMap<>(missing));
+        this.missing = Collections.unmodifiableMap(new LinkedHashMap<>(missing)); // in the order given
     }
 
     public String identity() {

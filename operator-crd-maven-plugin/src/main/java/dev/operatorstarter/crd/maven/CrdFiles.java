@@ -122,7 +122,8 @@ final class CrdFiles {
         return "they differ in line endings";
     }
 
-    private static @Nullable String read(Path file) {
+    /** The file's text, null when there is no such file. */
+    static @Nullable String read(Path file) {
         try {
             return Files.isRegularFile(file) ? Files.readString(file, StandardCharsets.UTF_8) : null;
         } catch (IOException e) {

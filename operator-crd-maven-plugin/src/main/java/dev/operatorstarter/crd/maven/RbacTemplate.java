@@ -72,14 +72,14 @@ record RbacTemplate(String prefix, List<String> sources, AccessRules reconcile, 
                 .append("  \"").append(p).append("caInjectionRules\": a ClusterRole, when the operator injects its CA into its\n")
                 .append("    webhooks; include with (dict \"webhookConfigurationName\" $name); empty without webhooks\n")
                 .append("*/}}\n");
-        define(text, p + "rules", reconcile.namespaced(), RbacTemplate::quote);
-        define(text, p + "clusterRules", reconcile.clusterScoped(), RbacTemplate::quote);
+        define(text, p + "rules", reconcile.namespaced(), AccessRules::quote);
+        define(text, p + "clusterRules", reconcile.clusterScoped(), AccessRules::quote);
         define(text, p + "leaderElectionRules", OperatorAccess.leaderElection(LEASE),
-                name -> name.equals(LEASE) ? "{{ .leaseName | quote }}" : quote(name));
-        define(text, p + "shardMemberRules", OperatorAccess.shardMembers(), RbacTemplate::quote);
-        define(text, p + "shardedRules", reconcile.namespaced().and(sharded), RbacTemplate::quote);
+                name -> name.equals(LEASE) ? "{{ .leaseName | quote }}" : AccessRules.quote(name));
+        define(text, p + "shardMemberRules", OperatorAccess.shardMembers(), AccessRules::quote);
+        define(text, p + "shardedRules", reconcile.namespaced().and(sharded), AccessRules::quote);
         define(text, p + "caInjectionRules", caInjection,
-                name -> name.equals(CONFIGURATION) ? "{{ .webhookConfigurationName | quote }}" : quote(name));
+                name -> name.equals(CONFIGURATION) ? "{{ .webhookConfigurationName | quote }}" : AccessRules.quote(name));
         return text.toString();
     }
 
@@ -89,15 +89,11 @@ record RbacTemplate(String prefix, List<String> sources, AccessRules reconcile, 
         text.append("{{- end }}\n");
     }
 
-    private static String quote(String value) {
-        return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-    }
-
     /** Writes the file into {@code templates} unless it is current; returns whether it wrote. */
     boolean write(Path templates) {
         Path target = templates.resolve(FILE_NAME);
         String text = render();
-        if (text.equals(read(target))) {
+        if (text.equals(CrdFiles.read(target))) {
             return false;
         }
         try {
@@ -112,7 +108,7 @@ record RbacTemplate(String prefix, List<String> sources, AccessRules reconcile, 
     /** What is not current in {@code templates}: a line naming the file and its first difference; null when current. */
     @Nullable String stale(Path templates) {
         Path target = templates.resolve(FILE_NAME);
-        String current = read(target);
+        String current = CrdFiles.read(target);
         String wanted = render();
         if (current == null) {
             return target + " is missing";
@@ -121,13 +117,5 @@ record RbacTemplate(String prefix, List<String> sources, AccessRules reconcile, 
             return null;
         }
         return target + " is not what the code gives: " + CrdFiles.firstDifference(current, wanted);
-    }
-
-    private static @Nullable String read(Path file) {
-        try {
-            return Files.isRegularFile(file) ? Files.readString(file, StandardCharsets.UTF_8) : null;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-        }
     }
 }

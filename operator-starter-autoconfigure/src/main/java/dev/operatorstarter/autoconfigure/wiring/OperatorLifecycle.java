@@ -44,15 +44,13 @@ final class OperatorLifecycle implements SmartLifecycle {
         if (running) {
             return;
         }
+        if (waitForSync && permissionCheck != null) {
+            permissionCheck.run(); // before running: a failed check leaves nothing to stop
+        }
         running = true;
         if (!waitForSync) {
             manager.startInBackground();
             return;
-        }
-        if (permissionCheck != null) {
-            running = false; // a failed check leaves nothing to stop
-            permissionCheck.run();
-            running = true;
         }
         try {
             manager.start();

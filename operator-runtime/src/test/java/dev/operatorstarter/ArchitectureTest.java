@@ -23,7 +23,8 @@ import java.util.stream.Stream;
  * {@code controller} → {@code workqueue}; {@code leaderelection} and {@code event} use only
  * {@code client}; {@code webhook} uses only {@code time} and {@code internal}; {@code time} and
  * {@code internal} may be used by every package and use nothing of ours but {@code time};
- * {@code crd} (annotations) uses nothing of ours. Nothing uses {@code manager}.
+ * {@code crd} (annotations) uses nothing of ours. {@code sharding} is a plug-in above {@code manager}:
+ * nothing in {@code manager} or {@code controller} imports it, and nothing else uses {@code manager}.
  *
  * <p>Each rule names what one package may use of ours; anything outside {@code dev.operatorstarter}
  * (the JDK, Reactor, Jackson, fabric8's models...) is not judged here. A new package needs a rule
@@ -81,20 +82,35 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule webhookUsesOnlyTimeAndInternal = usesOfOursOnly(WEBHOOK, TIME, INTERNAL);
 
-    /** Sharding sits on the controller (it decorates sharded controllers) and on leader election (member Leases). */
+    /**
+     * Sharding is a plug-in above the manager: it extends it through its extension points, decorates
+     * sharded controllers, and campaigns for member Leases with leader election.
+     */
     @ArchTest
-    static final ArchRule shardingUsesOnlyTheControllerItsPackagesLeaderElectionTimeAndInternal =
-            usesOfOursOnly(SHARDING, CONTROLLER, CLIENT, CACHE, WORKQUEUE, LEADERELECTION, TIME, INTERNAL);
+    static final ArchRule shardingUsesOnlyTheManagerAndWhatItUses =
+            usesOfOursOnly(SHARDING, MANAGER, CONTROLLER, CLIENT, CACHE, WORKQUEUE, LEADERELECTION, EVENT, TIME, INTERNAL);
+
+    /** The manager runs everything below it; the capabilities above it (sharding) plug into it. */
+    @ArchTest
+    static final ArchRule managerUsesNothingAboveIt =
+            usesOfOursOnly(MANAGER, CONTROLLER, CLIENT, CACHE, WORKQUEUE, LEADERELECTION, EVENT, TIME, INTERNAL);
+
+    /** Nothing in the manager or the controller knows the sharding: it comes in through their extension points. */
+    @ArchTest
+    static final ArchRule neitherTheManagerNorTheControllerImportsSharding = noClasses()
+            .that().resideInAnyPackage(MANAGER, CONTROLLER)
+            .should().dependOnClassesThat().resideInAPackage(SHARDING)
+            .because("sharding is a plug-in above the manager (ManagerPlugin, ControllerExtension)");
 
     /** The permissions of the parts are derived from resource types: the client's, nothing else. */
     @ArchTest
     static final ArchRule rbacUsesOnlyTheClient = usesOfOursOnly(RBAC, CLIENT);
 
-    /** The manager (which may use every package) is the top: nothing builds on it. */
+    /** Only the manager's plug-ins build on the manager. */
     @ArchTest
-    static final ArchRule nothingButTheManagerUsesTheManager = noClasses().that().resideOutsideOfPackage(MANAGER)
+    static final ArchRule onlyPluginsUseTheManager = noClasses().that().resideOutsideOfPackages(MANAGER, SHARDING)
             .should().dependOnClassesThat().resideInAPackage(MANAGER)
-            .because("the manager owns and starts the other components, not the other way round");
+            .because("the manager owns and starts the other components; only plug-ins (sharding) extend it");
 
     @ArchTest
     static final ArchRule everyClassOfTheRuntimeIsInAPackageThatHasARuleHere = classes()

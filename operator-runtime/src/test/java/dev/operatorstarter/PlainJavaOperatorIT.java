@@ -15,10 +15,10 @@ import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ControllerOptions;
 import dev.operatorstarter.controller.OwnerReferences;
 import dev.operatorstarter.controller.ReconcileResult;
-import dev.operatorstarter.leaderelection.LeaderElectionConfig;
-import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.leaderelection.LeaseLock;
+import dev.operatorstarter.manager.ManagedRunnable;
 import dev.operatorstarter.manager.Manager;
+import dev.operatorstarter.manager.RunnableGroup;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
@@ -39,7 +39,8 @@ class PlainJavaOperatorIT {
 
     /**
      * The example of docs/controllers/manager.md ("A plain-Java operator"): every ConfigMap labelled
-     * {@code mirror=true} gets a copy named {@code <name>-mirror} that it owns.
+     * {@code mirror=true} in the namespace gets a copy named {@code <name>-mirror} that it owns
+     * (cached as metadata only); a finalizer's cleaner deletes the copy when the original goes.
      */
     @Test
     void aPlainJavaOperatorReconcilesAsTheLeaderAndReleasesTheLeaseWhenClosed(ClusterConnection connection,
@@ -48,22 +49,23 @@ class PlainJavaOperatorIT {
         try (KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null))) {
             // --- example start
             Manager manager = Manager.builder(client)
-                    .leaderElection(callbacks -> new LeaderElector(LeaderElectionConfig
-                            .builder(LeaseLock.of(client, ns, "mirror-operator", "replica-1"), callbacks)
-                            .build()))
+                    .leaderElection(LeaseLock.of(client, ns, "mirror-operator", "replica-1"), election -> election)
                     .build();
-            SharedIndexInformer<ConfigMap> configMaps = manager.informers().informerFor(ConfigMap.class,
-                    InformerScope.namespace(ns).withLabelSelector("mirror=true"));
-            SharedIndexInformer<ConfigMap> mirrors = manager.informers().informerFor(ConfigMap.class,
-                    InformerScope.namespace(ns).withLabelSelector("mirror-of"));
             ResourceClient<ConfigMap> api = client.coreV1().configMaps();
-            Controller<ConfigMap> controller = Controller
-                    .builder(ControllerOptions.builder("mirror").build(), ResourceType.of(ConfigMap.class), configMaps)
-                    .owns(mirrors)
-                    .build(request -> {
-                        Optional<ConfigMap> source = configMaps.indexer().get(request.key());
+            List<String> cleanedUp = new CopyOnWriteArrayList<>();
+            Controller<ConfigMap> controller = manager.controller(ConfigMap.class).named("mirror")
+                    .namespaces(ns).labelSelector("mirror=true")
+                    .ownsMetadata(ConfigMap.class).ownedLabelSelector("mirror-of")
+                    .finalizer("mirror.example.com/cleanup", source -> {
+                        api.inNamespace(source.getMetadata().getNamespace())
+                                .delete(source.getMetadata().getName() + "-mirror");
+                        cleanedUp.add(source.getMetadata().getName());
+                    })
+                    .reconcile(request -> {
+                        Optional<ConfigMap> source = manager.lister(ConfigMap.class).namespace(request.namespace())
+                                .get(request.name());
                         if (source.isEmpty()) {
-                            return ReconcileResult.done(); // deleted: the garbage collector removes the mirror
+                            return ReconcileResult.done(); // deleted: the finalizer's cleaner removed the mirror
                         }
                         ConfigMap mirror = new ConfigMapBuilder().withNewMetadata()
                                 .withNamespace(request.namespace()).withName(request.name() + "-mirror")
@@ -73,7 +75,6 @@ class PlainJavaOperatorIT {
                         api.inNamespace(request.namespace()).apply(mirror, PatchOptions.apply("mirror-operator"));
                         return ReconcileResult.done();
                     });
-            manager.add(controller, "configmaps");
             manager.start(); // informers → cache sync → campaign → controllers once elected
             // --- example end
             try {
@@ -88,6 +89,18 @@ class PlainJavaOperatorIT {
                     assertThat(status.running()).isTrue();
                     assertThat(status.startError()).isNull();
                 });
+                assertThat(api.inNamespace(ns).get("greeting").getMetadata().getFinalizers())
+                        .containsExactly("mirror.example.com/cleanup");
+                assertThat(controller.primaries()).singleElement()
+                        .satisfies(primary -> assertThat(manager.informers().scopeOf(primary)).get()
+                                .isEqualTo(InformerScope.namespace(ns).withLabelSelector("mirror=true")));
+                assertThat(manager.metadataLister(ConfigMap.class).list()).extracting(m -> m.getMetadata().getName())
+                        .containsExactly("greeting-mirror");
+
+                api.inNamespace(ns).delete("greeting");
+                await().atMost(WAIT).until(() -> api.inNamespace(ns).find("greeting").isEmpty());
+                assertThat(cleanedUp).containsExactly("greeting");
+                assertThat(api.inNamespace(ns).find("greeting-mirror")).as("the cleaner deleted the mirror").isEmpty();
             } finally {
                 manager.close();
             }
@@ -113,7 +126,7 @@ class PlainJavaOperatorIT {
                         syncedWhenReconciled.add(configMaps.hasSynced());
                         return ReconcileResult.done();
                     });
-            manager.add(controller, "configmaps");
+            manager.add(ManagedRunnable.of(controller), RunnableGroup.LEADER_TERM); // a controller built by hand
             client.coreV1().configMaps().inNamespace(namespace.name()).create(new ConfigMapBuilder().withNewMetadata()
                     .withName("present-before-start").endMetadata().build());
             manager.startInBackground();
@@ -123,7 +136,8 @@ class PlainJavaOperatorIT {
             assertThat(configMaps.hasSynced()).isTrue();
             assertThat(manager.isActive()).isTrue();
             assertThat(manager.leaderElector()).isEmpty();
-            assertThatThrownBy(() -> manager.add(controller, "again")).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> manager.add(ManagedRunnable.of(controller), RunnableGroup.LEADER_TERM))
+                    .isInstanceOf(IllegalStateException.class);
         }
     }
 }

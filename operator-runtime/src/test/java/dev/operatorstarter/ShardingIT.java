@@ -24,6 +24,7 @@ import dev.operatorstarter.leaderelection.LeaderElectionConfig;
 import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.leaderelection.LeaseLock;
 import dev.operatorstarter.manager.Manager;
+import dev.operatorstarter.manager.RunnableGroup;
 import dev.operatorstarter.manager.ManagerOptions;
 import dev.operatorstarter.sharding.HashRing;
 import dev.operatorstarter.sharding.MemberState;
@@ -129,7 +130,7 @@ class ShardingIT {
         }
         assertThat(replicas.values()).filteredOn(replica -> replica.manager().isActive()).as("the leader").hasSize(1);
         assertThat(replicas.values()).allSatisfy(replica -> {
-            assertThat(replica.manager().isMember()).isTrue();
+            assertThat(replica.manager().isActive(RunnableGroup.MEMBER_TERM)).isTrue();
             assertThat(replica.manager().controllers()).singleElement().satisfies(status -> {
                 assertThat(status.sharded()).isTrue();
                 assertThat(status.running()).isTrue();
@@ -301,28 +302,21 @@ class ShardingIT {
                 .onTainted(() -> tainted.add(id)) // an operator exits here, to join again as a new member
                 .build();
         Manager manager = Manager.builder(client)
-                .leaderElection(callbacks -> new LeaderElector(LeaderElectionConfig
-                        .builder(LeaseLock.of(client, ns, "mirror-leader", id), callbacks)
-                        .leaseDuration(LEASE).renewDeadline(RENEW).retryPeriod(RETRY)
-                        .build()))
-                .sharding(sharding) // runs the sharding's informer factory
+                .informers(informers) // the sharding's
+                .leaderElection(LeaseLock.of(client, ns, "mirror-leader", id), election -> election
+                        .leaseDuration(LEASE).renewDeadline(RENEW).retryPeriod(RETRY))
+                .plugin(sharding) // the member's terms, and the assigner in the leader's
                 .options(ManagerOptions.builder().shutdownTimeout(shutdownTimeout).build()) // the test's
                 .build();
-        InformerScope originals = InformerScope.namespace(ns).withLabelSelector("mirror=true");
-        InformerScope copies = InformerScope.namespace(ns).withLabelSelector("mirror-of");
-        ShardedResource<ConfigMap> resource = ShardedResource.of(ResourceType.of(ConfigMap.class), List.of(originals))
-                .owning(ResourceType.of(ConfigMap.class).groupVersionResource(), List.of(copies));
-        sharding.register(resource); // what the assigner assigns: the unsharded scopes
-        SharedIndexInformer<ConfigMap> configMaps = informers.informerFor(ConfigMap.class, sharding.narrow(originals));
-        SharedIndexInformer<ConfigMap> mirrors = informers.informerFor(ConfigMap.class, sharding.narrow(copies));
         ResourceClient<ConfigMap> api = client.coreV1().configMaps();
-        Controller<ConfigMap> controller = Controller
-                .builder(ControllerOptions.builder("mirror").build(), ResourceType.of(ConfigMap.class), configMaps)
-                .owns(mirrors)
-                .decoratedBy(recorded(id)) // the test's log of reconciles
-                .decoratedBy(sharding.decorator(resource, List.of(mirrors)))
-                .build(request -> {
-                    Optional<ConfigMap> source = configMaps.indexer().get(request.key());
+        Controller<ConfigMap> controller = manager.controller(ConfigMap.class).named("mirror")
+                .namespaces(ns).labelSelector("mirror=true")
+                .owns(ConfigMap.class).ownedLabelSelector("mirror-of")
+                .decoratedBy(recorded(id)) // the test's log of reconciles, inside the sharding's decorator
+                .extendedBy(sharding) // narrows the caches to this shard's share, runs in the member's terms
+                .reconcile(request -> {
+                    Optional<ConfigMap> source = manager.lister(ConfigMap.class).namespace(request.namespace())
+                            .get(request.name());
                     if (source.isEmpty()) {
                         return ReconcileResult.done(); // deleted: the garbage collector removes the mirror
                     }
@@ -334,9 +328,11 @@ class ShardingIT {
                     api.inNamespace(request.namespace()).apply(mirror, PatchOptions.apply("mirror-operator"));
                     return ReconcileResult.done();
                 });
-        manager.addSharded(controller, "configmaps");
         manager.start(); // informers → cache sync → member and leader campaigns → the shard's controllers per member term
         // --- example end
+        SharedIndexInformer<ConfigMap> configMaps = controller.primaries().get(0);
+        SharedIndexInformer<ConfigMap> mirrors = informers.informerFor(ConfigMap.class,
+                sharding.narrow(InformerScope.namespace(ns).withLabelSelector("mirror-of"))); // the controller's, shared
         replicas.put(id, new Replica(id, client, manager, sharding, configMaps, mirrors));
     }
 

@@ -15,7 +15,9 @@ import dev.operatorstarter.leaderelection.LeaderElectionConfig;
 import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.leaderelection.LeaseLock;
 import dev.operatorstarter.manager.ControllerStatus;
+import dev.operatorstarter.manager.ManagedRunnable;
 import dev.operatorstarter.manager.Manager;
+import dev.operatorstarter.manager.RunnableGroup;
 import dev.operatorstarter.sharding.MemberState;
 import dev.operatorstarter.sharding.RingStatus;
 import dev.operatorstarter.sharding.ShardedResource;
@@ -77,9 +79,9 @@ public final class ShardReplica {
                 })
                 .build();
         Manager manager = Manager.builder(client)
-                .leaderElection(callbacks -> new LeaderElector(LeaderElectionConfig
-                        .builder(LeaseLock.of(client, namespace, ring + "-leader", id), callbacks).build()))
-                .sharding(sharding)
+                .informers(informers)
+                .leaderElection(LeaseLock.of(client, namespace, ring + "-leader", id), election -> election)
+                .plugin(sharding)
                 .build();
         InformerScope scope = InformerScope.namespace(namespace).withLabelSelector(SELECTOR);
         ShardedResource<ConfigMap> resource = ShardedResource.of(ResourceType.of(ConfigMap.class), List.of(scope));
@@ -101,7 +103,8 @@ public final class ShardReplica {
                     tallies.add(wave(object.get()), start, System.currentTimeMillis());
                     return ReconcileResult.done();
                 });
-        manager.addSharded(controller, "configmaps");
+        sharding.adopt(controller);
+        manager.add(ManagedRunnable.of(controller), RunnableGroup.MEMBER_TERM);
         manager.start();
         System.out.println("started");
         System.out.flush();

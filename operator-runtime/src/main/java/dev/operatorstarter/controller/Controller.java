@@ -55,6 +55,7 @@ public final class Controller<T extends HasMetadata> {
     private static final Logger log = LoggerFactory.getLogger(Controller.class);
 
     private final ControllerOptions options;
+    private final ResourceType<T> type;
     private final List<SharedIndexInformer<T>> primaries;
     /** A primary object as the primary informers cache it; holds the informers only, not this controller. */
     private final Function<ReconcileRequest, Optional<T>> lookup;
@@ -77,6 +78,7 @@ public final class Controller<T extends HasMetadata> {
 
     Controller(ControllerBuilder<T> builder, ReconcileHandler<T> handler) {
         this.options = builder.options;
+        this.type = builder.type;
         this.primaries = builder.primaries;
         this.lookup = lookup(builder.primaries);
         EventFilter<T> decoratedFilter = builder.filter;
@@ -89,7 +91,7 @@ public final class Controller<T extends HasMetadata> {
         this.filter = decoratedFilter;
         this.watches = List.copyOf(builder.watches);
         this.handler = decoratedHandler;
-        this.writes = new WriteTracker(builder.type);
+        this.writes = builder.writes;
         this.readYourWrites = new ReadYourWrites(writes, options.readYourWritesTimeout(), options.timeSource());
     }
 
@@ -113,6 +115,11 @@ public final class Controller<T extends HasMetadata> {
     /** The controller's name. */
     public String name() {
         return options.name();
+    }
+
+    /** The resource this controller reconciles. */
+    public ResourceType<T> type() {
+        return type;
     }
 
     /** The informers that cache this controller's primary objects, as given to {@link #builder}. */

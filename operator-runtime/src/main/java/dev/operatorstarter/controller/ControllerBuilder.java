@@ -1,6 +1,7 @@
 package dev.operatorstarter.controller;
 
 import dev.operatorstarter.cache.SharedIndexInformer;
+import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.ResourceType;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ public final class ControllerBuilder<T extends HasMetadata> {
     EventFilter<T> filter = EventFilter.all();
     final List<Watch<?>> watches = new ArrayList<>();
     final List<ControllerDecorator<T>> decorators = new ArrayList<>();
+    final WriteTracker writes;
 
     ControllerBuilder(ControllerOptions options, ResourceType<T> type, List<SharedIndexInformer<T>> primaries) {
         this.options = Objects.requireNonNull(options, "options");
@@ -31,6 +33,7 @@ public final class ControllerBuilder<T extends HasMetadata> {
             throw new IllegalArgumentException("a controller needs at least one primary informer");
         }
         this.primaries = List.copyOf(primaries);
+        this.writes = new WriteTracker(type);
     }
 
     /** Only primary notifications that pass {@code filter} become requests. */
@@ -62,6 +65,15 @@ public final class ControllerBuilder<T extends HasMetadata> {
     public ControllerBuilder<T> decoratedBy(ControllerDecorator<T> decorator) {
         decorators.add(Objects.requireNonNull(decorator, "decorator"));
         return this;
+    }
+
+    /**
+     * {@code client}, recording every successful write for the read-your-own-writes of the
+     * controller this builder builds ({@link Controller#tracked}), for a handler made before the
+     * controller (a finalizer's). Controllers built from one builder share the record.
+     */
+    public <R extends HasMetadata> ResourceClient<R> tracked(ResourceClient<R> client) {
+        return new TrackingResourceClient<>(client, writes);
     }
 
     /** The controller, which runs {@code handler}; it starts nothing until {@link Controller#start()}. */

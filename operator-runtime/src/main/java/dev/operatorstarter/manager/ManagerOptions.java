@@ -38,7 +38,7 @@ public record ManagerOptions(Duration cacheSyncTimeout, Duration shutdownTimeout
         FAIL,
         /**
          * Wait until the server serves every resource (a CRD applied after the operator, by
-         * another chart, say), looking again every {@link Manager#MISSING_RESOURCE_POLL};
+         * another chart, say), looking again every 2 s;
          * {@link Manager#missingResources()} says what it waits for. Informers start once all are served.
          */
         WAIT

@@ -11,6 +11,14 @@ import dev.operatorstarter.controller.ControllerDecorator;
 import dev.operatorstarter.leaderelection.LeaderCallbacks;
 import dev.operatorstarter.leaderelection.Leadership;
 import dev.operatorstarter.leaderelection.ResourceLock;
+import dev.operatorstarter.manager.ControllerExtension;
+import dev.operatorstarter.manager.ControllerLayout;
+import dev.operatorstarter.manager.ManagedRunnable;
+import dev.operatorstarter.manager.ManagerPlugin;
+import dev.operatorstarter.manager.MemberTerms;
+import dev.operatorstarter.manager.RunnableGroup;
+import dev.operatorstarter.client.ResourceType;
+import java.time.Duration;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.util.ArrayList;
@@ -24,6 +32,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One replica's part in a ring: its membership (a Lease of its own, campaigned for on the replica's
@@ -31,12 +41,13 @@ import org.jspecify.annotations.Nullable;
  * sharded controllers need: informer scopes narrowed to its share ({@link #narrow}) and the
  * decorator that acknowledges drains and waits for moved-in children ({@link #decorator}).
  *
- * <p>Usage, with the {@code Manager} (which calls the lifecycle methods): build it on the informer
- * factory the manager runs; {@link #register} each sharded controller's primary and owned resources
- * over their <em>unsharded</em> scopes (what the assigner assigns); make the controller's informers
- * over {@link #narrow narrowed} scopes; build the controller {@code decoratedBy(decorator(resource,
- * owned))}; add it to the manager as a sharded controller. Registering and decorating end when the
- * member starts.
+ * <p>Usage, with the {@code Manager}: build it on the manager's informer factory, install it with
+ * {@code ManagerBuilder.plugin(sharding)}, and give it to each sharded controller with
+ * {@code manager.controller(Widget.class)...extendedBy(sharding)}: the builder narrows the
+ * controller's primary and owned informers ({@link #narrow}), registers its resources over their
+ * unsharded scopes ({@link #register}), decorates it ({@link #decorator}) and adopts it
+ * ({@link #adopt}); it then runs in the member Lease's terms. Registering and decorating end when
+ * the member starts. Without a manager, call those methods yourself.
  *
  * <p>Lifecycle (the manager's): {@link #start} after the caches synced joins the ring (the member
  * elector campaigns; each of its terms runs the given callbacks: the shard's controllers);
@@ -51,7 +62,9 @@ import org.jspecify.annotations.Nullable;
  * and cheap; nothing here blocks except {@link #close()} and {@link #abandon()}, which wait for the
  * member elector to stop (at most the renew deadline plus two retry periods).
  */
-public final class Sharding {
+public final class Sharding implements ManagerPlugin, ControllerExtension {
+
+    private static final Logger log = LoggerFactory.getLogger(Sharding.class);
 
     private enum State { NEW, STARTED, CLOSED }
 
@@ -126,6 +139,7 @@ public final class Sharding {
      * ({@code shard.sharding.operatorstarter.dev/<ring>=<shardId>}). Make a sharded controller's
      * primary and owned informers over narrowed scopes, and leave watched ones unsharded.
      */
+    @Override
     public InformerScope narrow(InformerScope scope) {
         return Objects.requireNonNull(scope, "scope").andLabelSelector(labels.selector());
     }
@@ -246,12 +260,13 @@ public final class Sharding {
      * object, its hand-off and its arrival, is kept by {@code namespace/name}, so one object must not
      * be in two of its primary caches); then reports how many objects they hold, this shard's share,
      * as {@code controller_sharding_objects{ring,controller}} ({@link ShardingMetrics#shardObjects}).
-     * {@code Manager.addSharded} calls it; call it for a sharded controller run without a manager.
+     * The controller builder calls it; call it for a sharded controller run without a manager.
      * The gauge reads the caches when it is read, and holds them, not the controller.
      *
      * @throws IllegalArgumentException when two primary informers cover one namespace, or one of
      *     several was made elsewhere (its namespace is unknown)
      */
+    @Override
     public void adopt(Controller<?> controller) {
         Objects.requireNonNull(controller, "controller");
         if (controller.primaries().size() > 1) {
@@ -272,6 +287,93 @@ public final class Sharding {
         List<Indexer<?>> caches = controller.primaries().stream().<Indexer<?>>map(SharedIndexInformer::indexer)
                 .toList();
         options.metrics().shardObjects(ring(), controller.name(), () -> caches.stream().mapToInt(Indexer::size).sum());
+    }
+
+    /**
+     * Installs this replica's part into a manager built on {@link #informers()} that elects a
+     * leader: the assigner runs in each leader term, and the member Lease's terms run the
+     * manager's {@link RunnableGroup#MEMBER_TERM} group; the manager's close ends them, releasing
+     * the member Lease only once the shard's controllers all stopped (else leaving it to expire).
+     *
+     * @throws IllegalStateException without leader election, or on another informer factory
+     */
+    @Override
+    public void install(ManagerPlugin.Extensions manager) {
+        if (!manager.electsLeader()) {
+            throw new IllegalStateException("sharding needs leader election: the elected replica assigns "
+                    + "objects to the ring's members (ManagerBuilder.leaderElection)");
+        }
+        if (manager.informers() != informers) {
+            throw new IllegalStateException("the manager must run the informer factory the sharding of ring "
+                    + ring() + " was built on (it watches the ring's member Leases there)");
+        }
+        manager.add(new AssignerRunnable(), RunnableGroup.LEADER_TERM);
+        manager.memberTerms(new MemberTerms() {
+            @Override
+            public void start(LeaderCallbacks terms) {
+                Sharding.this.start(terms);
+            }
+
+            @Override
+            public void end(boolean drained) {
+                if (drained) {
+                    close();
+                } else {
+                    log.warn("Some reconciles of the shard's controllers did not finish in time: leaving member lease "
+                            + "{} to expire instead of releasing it", member.lease());
+                    abandon();
+                }
+            }
+        });
+    }
+
+    /** Sharded controllers run in the terms of this replica's member Lease. */
+    @Override
+    public RunnableGroup group() {
+        return RunnableGroup.MEMBER_TERM;
+    }
+
+    /**
+     * Registers the controller's primary and owned resources over their unsharded scopes (what the
+     * assigner assigns) and returns its {@link #decorator}.
+     *
+     * @throws IllegalArgumentException when the controller also watches a resource it owns (its
+     *     cache would hold only this shard's share of them), or the registration conflicts ({@link #register})
+     */
+    @Override
+    public <T extends HasMetadata> ControllerDecorator<T> decorate(ControllerLayout<T> layout) {
+        ShardedResource<T> resource = ShardedResource.of(layout.type(), layout.primaryScopes());
+        for (Map.Entry<ResourceType<?>, List<InformerScope>> owned : layout.ownedScopes().entrySet()) {
+            String ownedResource = owned.getKey().groupVersionResource().groupResource();
+            if (layout.watched().stream().anyMatch(w -> w.groupVersionResource().groupResource().equals(ownedResource))) {
+                throw new IllegalArgumentException("controller " + layout.controller() + " owns and watches "
+                        + (owned.getKey().kind() != null ? owned.getKey().kind() + " (" + ownedResource + ")" : ownedResource)
+                        + "; sharded, it would cache only the objects of its own share, and its watch "
+                        + "would miss the others");
+            }
+            resource = resource.owning(owned.getKey().groupVersionResource(), owned.getValue());
+        }
+        register(resource);
+        return decorator(resource, layout.ownedInformers());
+    }
+
+    /** The assigner as a runnable of the leader's terms. */
+    private final class AssignerRunnable implements ManagedRunnable {
+        @Override
+        public String name() {
+            return "assigner of ring " + ring();
+        }
+
+        @Override
+        public void start(Leadership term) {
+            assigner.onStartedLeading(term);
+        }
+
+        @Override
+        public boolean stop(Duration drain) {
+            assigner.onStoppedLeading();
+            return true;
+        }
     }
 
     /** This replica's membership: its phase, and the current term for reconcilers that check it before side effects. */

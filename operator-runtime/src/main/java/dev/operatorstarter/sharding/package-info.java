@@ -16,7 +16,7 @@
  * informer scopes to the shard's token, registers each {@link dev.operatorstarter.sharding.ShardedResource}
  * with the assigner, decorates the controller (drain acknowledgements, the wait for moved-in
  * children), and reports a {@link dev.operatorstarter.sharding.RingStatus}; the manager runs its
- * lifecycle ({@code Manager.Builder.sharding}). The starter wires it when
+ * lifecycle as a plugin ({@code ManagerBuilder.plugin}, {@code ManagedControllerBuilder.extendedBy}). The starter wires it when
  * {@code operator.sharding.enabled} is true ({@code OperatorShardingAutoConfiguration}).
  *
  * <p>Using it: {@code docs/sharding.md}; why it is built this way, and why no object is reconciled

@@ -17,7 +17,9 @@ import dev.operatorstarter.leaderelection.LeaderElectionConfig;
 import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.leaderelection.Leadership;
 import dev.operatorstarter.leaderelection.LeaseLock;
+import dev.operatorstarter.manager.ManagedRunnable;
 import dev.operatorstarter.manager.Manager;
+import dev.operatorstarter.manager.RunnableGroup;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.io.IOException;
@@ -123,10 +125,10 @@ public final class ShardProcess {
                 })
                 .build();
         Manager manager = Manager.builder(client)
-                .leaderElection(callbacks -> new LeaderElector(LeaderElectionConfig
-                        .builder(LeaseLock.of(client, namespace, ring + "-leader", id), callbacks)
-                        .leaseDuration(lease).renewDeadline(renew).retryPeriod(retry).build()))
-                .sharding(sharding)
+                .informers(informers)
+                .leaderElection(LeaseLock.of(client, namespace, ring + "-leader", id), election -> election
+                        .leaseDuration(lease).renewDeadline(renew).retryPeriod(retry))
+                .plugin(sharding)
                 .build();
         InformerScope primaries = InformerScope.namespace(namespace).withLabelSelector(PRIMARY_SELECTOR);
         InformerScope children = InformerScope.namespace(namespace).withLabelSelector(CHILD_SELECTOR);
@@ -141,7 +143,8 @@ public final class ShardProcess {
                 .owns(childCache)
                 .decoratedBy(sharding.decorator(resource, List.of(childCache)))
                 .build(request -> reconcile(request, client, primaryCache, childCache, sharding, output));
-        manager.addSharded(controller, "configmaps");
+        sharding.adopt(controller);
+        manager.add(ManagedRunnable.of(controller), RunnableGroup.MEMBER_TERM);
 
         ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "status");

@@ -6,6 +6,8 @@ import dev.operatorstarter.client.config.RedactedUri;
 import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.manager.ControllerStatus;
 import dev.operatorstarter.manager.Manager;
+import dev.operatorstarter.manager.RunnableGroup;
+import dev.operatorstarter.sharding.Sharding;
 import dev.operatorstarter.sharding.RingStatus;
 import java.time.Duration;
 import java.util.List;
@@ -103,17 +105,20 @@ public final class OperatorStatus {
     private final SharedInformerFactory informers;
     private final Manager manager;
     private final @Nullable LeaderElector elector;
+    private final @Nullable Sharding sharding;
     private final String identity;
     private final String lease;
 
     /**
      * @param manager the operator's manager
+     * @param sharding the sharding installed in it; null without
      * @param identity this replica's identity in the Lease ("" without election)
      * @param lease the Lease as namespace/name ("" without election)
      */
-    public OperatorStatus(Manager manager, String identity, String lease) {
+    public OperatorStatus(Manager manager, @Nullable Sharding sharding, String identity, String lease) {
         this.informers = manager.informers();
         this.manager = manager;
+        this.sharding = sharding;
         this.elector = manager.leaderElector().orElse(null);
         this.identity = identity;
         this.lease = lease;
@@ -155,14 +160,13 @@ public final class OperatorStatus {
 
     /** True while this replica's sharded controllers should run: it is in a term of its member Lease. */
     public boolean shardActive() {
-        return manager.isMember();
+        return manager.isActive(RunnableGroup.MEMBER_TERM);
     }
 
     /** The ring this replica is a member of; {@link ShardingStatus#enabled()} false without sharding. */
     public ShardingStatus sharding() {
-        return manager.sharding().map(sharding -> ShardingStatus.of(sharding.status(), manager.controllers().stream()
-                .filter(ControllerStatus::sharded).map(ControllerStatus::name).toList()))
-                .orElse(ShardingStatus.DISABLED);
+        return sharding == null ? ShardingStatus.DISABLED : ShardingStatus.of(sharding.status(), manager.controllers()
+                .stream().filter(ControllerStatus::sharded).map(ControllerStatus::name).toList());
     }
 
     public Snapshot snapshot() {

@@ -8,15 +8,14 @@ import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.autoconfigure.wiring.ReconcilerRegistrar.ReconcilerDefinitions;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.client.KubernetesClient;
-import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.event.EventBroadcaster;
-import dev.operatorstarter.leaderelection.LeaderElectionConfig;
-import dev.operatorstarter.leaderelection.LeaderElector;
 import dev.operatorstarter.leaderelection.LeaseLock;
 import dev.operatorstarter.manager.Manager;
+import dev.operatorstarter.manager.ManagerBuilder;
 import dev.operatorstarter.manager.ManagerOptions;
 import dev.operatorstarter.rbac.AccessRules;
 import dev.operatorstarter.rbac.OperatorAccess;
+import dev.operatorstarter.sharding.Sharding;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
@@ -37,11 +36,11 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 /**
- * The controllers and their lifecycle: one controller per {@link Reconciler} bean (built by
- * {@link ReconcilerControllers}, shaped by every {@link ControllerCustomizer}), the runtime's
- * {@link Manager} that runs them with the informers, events and leader election, the
- * {@link OperatorStatus} view, and the {@link OperatorLifecycle} that starts and closes the
- * manager with the application context.
+ * The controllers and their lifecycle: the runtime's {@link Manager} (informers, events, leader
+ * election, sharding), one controller per {@link Reconciler} bean built through its controller
+ * builder ({@link ReconcilerControllers}, shaped by every {@link ControllerCustomizer}), the
+ * {@link OperatorStatus} view, the start-up permission check, and the {@link OperatorLifecycle}
+ * that starts and closes the manager with the application context.
  */
 @AutoConfiguration(after = { OperatorInformersAutoConfiguration.class, OperatorEventsAutoConfiguration.class,
         OperatorLeaderElectionAutoConfiguration.class, OperatorMetricsAutoConfiguration.class })
@@ -49,15 +48,19 @@ import org.springframework.core.task.VirtualThreadTaskExecutor;
 @EnableConfigurationProperties(OperatorProperties.class)
 public final class OperatorControllersAutoConfiguration {
 
+    /** Every {@link Reconciler}'s controller, built through the manager's controller builder before it starts. */
     @Bean
-    ReconcilerControllers reconcilerControllers(ConfigurableListableBeanFactory beanFactory,
-            OperatorInformers informers, KubernetesClient client, OperatorProperties properties,
+    @ConditionalOnMissingBean
+    ReconcilerControllers reconcilerControllers(ConfigurableListableBeanFactory beanFactory, Manager manager,
+            ReconcilerDefinitions definitions, ReconcilerScopes scopes, OperatorProperties properties,
             ObjectProvider<OperatorMetrics> metrics, ObjectProvider<ObservationRegistry> observations,
             Environment environment, ObjectProvider<ControllerCustomizer> customizers,
-            ObjectProvider<ShardedReconcilers> shards) {
-        return new ReconcilerControllers(beanFactory, informers, client, properties, OperatorMetrics.of(metrics),
-                observations.getIfUnique(() -> ObservationRegistry.NOOP), workerThreads(environment),
-                customizers.orderedStream().toList(), ShardedReconcilers.of(shards));
+            ObjectProvider<Sharding> sharding, ObjectProvider<ShardSettings> ring) {
+        return new ReconcilerControllers(beanFactory, manager, definitions.all(), scopes,
+                new ReconcilerControllers.Settings(properties, OperatorMetrics.of(metrics),
+                        observations.getIfUnique(() -> ObservationRegistry.NOOP), workerThreads(environment),
+                        customizers.orderedStream().toList()),
+                sharding.getIfAvailable(), ring.getIfAvailable());
     }
 
     /** Virtual threads when {@code spring.threads.virtual.enabled} is set on Java 21+, else daemon platform threads. */
@@ -75,56 +78,40 @@ public final class OperatorControllersAutoConfiguration {
 
     /**
      * The runtime's manager, built from the properties and beans: the informer factory, the event
-     * broadcaster, leader election (when {@code operator.leader-election.enabled}), and one
-     * controller per {@link Reconciler} bean. {@link OperatorLifecycle} starts and closes it.
+     * broadcaster, leader election (when {@code operator.leader-election.enabled}), the sharding
+     * (when {@code operator.sharding.enabled}) and the resource selectors. The controllers are
+     * added by {@link ReconcilerControllers}; {@link OperatorLifecycle} starts and closes it.
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     Manager operatorManager(KubernetesClient client, SharedInformerFactory informers,
-            ObjectProvider<EventBroadcaster> events, ReconcilerDefinitions definitions,
-            ConfigurableListableBeanFactory beanFactory, OperatorProperties properties,
+            ObjectProvider<EventBroadcaster> events, ReconcilerScopes scopes, OperatorProperties properties,
             ConfigurableApplicationContext context, ObjectProvider<LeaseSettings> lease,
             ObjectProvider<OperatorMetrics> metrics, ObjectProvider<LeaderElectionCustomizer> customizers,
-            ObjectProvider<ShardedReconcilers> sharded) {
-        Manager.Builder manager = Manager.builder(client).informers(informers)
+            ObjectProvider<Sharding> sharding) {
+        ManagerBuilder manager = Manager.builder(client).informers(informers)
                 .options(ManagerOptions.builder().cacheSyncTimeout(properties.informers().cacheSyncTimeout())
                         .shutdownTimeout(properties.controllers().shutdownTimeout())
                         .onMissingResource(properties.informers().onMissingCrd())
                         .build());
-        EventBroadcaster broadcaster = events.getIfAvailable();
-        if (broadcaster != null) {
-            manager.events(broadcaster);
-        }
-        LeaseSettings settings = lease.getIfAvailable();
-        if (settings != null) {
+        events.ifAvailable(manager::events);
+        lease.ifAvailable(settings -> {
             OperatorProperties.LeaderElection election = properties.leaderElection();
-            manager.leaderElection(callbacks -> {
-                LeaderElectionConfig.Builder config = LeaderElectionConfig
-                        .builder(LeaseLock.of(client, settings.namespace(), settings.name(), settings.identity()),
-                                callbacks)
-                        .leaseDuration(election.leaseDuration()).renewDeadline(election.renewDeadline())
-                        .retryPeriod(election.retryPeriod()).releaseOnClose(election.releaseOnShutdown())
-                        .name(settings.name()).metrics(OperatorMetrics.of(metrics).leaders());
-                customizers.orderedStream().forEach(customizer -> customizer.customize(config));
-                return new LeaderElector(config.build());
-            });
+            manager.leaderElection(LeaseLock.of(client, settings.namespace(), settings.name(), settings.identity()),
+                    config -> {
+                        config.leaseDuration(election.leaseDuration()).renewDeadline(election.renewDeadline())
+                                .retryPeriod(election.retryPeriod()).releaseOnClose(election.releaseOnShutdown())
+                                .name(settings.name()).metrics(OperatorMetrics.of(metrics).leaders());
+                        customizers.orderedStream().forEach(customizer -> customizer.customize(config));
+                        return config;
+                    });
             if (election.onLost() == OperatorProperties.OnLost.SHUTDOWN) {
                 manager.onLostLeadership(shutdown(context, "operator-shutdown-after-lost-lease"));
             }
-        }
-        ShardedReconcilers shards = ShardedReconcilers.of(sharded);
-        shards.sharding().ifPresent(manager::sharding);
-        Manager built = manager.build();
-        for (ReconcilerDefinition definition : definitions.all()) {
-            Controller<?> controller = beanFactory.getBean(definitions.controllerBeans().get(definition.beanName()),
-                    Controller.class);
-            if (shards.isSharded(definition)) {
-                built.addSharded(controller, definition.resource().getSimpleName());
-            } else {
-                built.add(controller, definition.resource().getSimpleName());
-            }
-        }
-        return built;
+        });
+        sharding.ifAvailable(manager::plugin);
+        scopes.selectors(manager);
+        return manager.build();
     }
 
     /**
@@ -140,16 +127,19 @@ public final class OperatorControllersAutoConfiguration {
     }
 
     @Bean
-    OperatorStatus operatorStatus(Manager manager, ObjectProvider<LeaseSettings> lease) {
+    @ConditionalOnMissingBean
+    OperatorStatus operatorStatus(Manager manager, ObjectProvider<LeaseSettings> lease, ObjectProvider<Sharding> sharding) {
         LeaseSettings settings = lease.getIfAvailable();
-        return new OperatorStatus(manager, settings == null ? "" : settings.identity(),
+        return new OperatorStatus(manager, sharding.getIfAvailable(), settings == null ? "" : settings.identity(),
                 settings == null ? "" : settings.lease());
     }
 
+    /** Starts the manager once its controllers are built, and closes it with the context. */
     @Bean
-    OperatorLifecycle operatorLifecycle(Manager manager, OperatorProperties properties,
+    @ConditionalOnMissingBean
+    OperatorLifecycle operatorLifecycle(ReconcilerControllers controllers, OperatorProperties properties,
             ObjectProvider<PermissionCheck> permissionCheck) {
-        return new OperatorLifecycle(manager, properties.informers(), permissionCheck.getIfAvailable());
+        return new OperatorLifecycle(controllers.manager(), properties.informers(), permissionCheck.getIfAvailable());
     }
 
     /**
@@ -161,21 +151,21 @@ public final class OperatorControllersAutoConfiguration {
     @Bean
     @ConditionalOnBooleanProperty(name = "operator.permission-check.enabled", matchIfMissing = true)
     PermissionCheck operatorPermissionCheck(KubernetesClient client, ReconcilerDefinitions definitions,
-            OperatorInformers informers, OperatorProperties properties, ObjectProvider<EventBroadcaster> events,
-            ObjectProvider<LeaseSettings> lease, ObjectProvider<ShardedReconcilers> sharded) {
+            ReconcilerScopes scopes, OperatorProperties properties, ObjectProvider<EventBroadcaster> events,
+            ObjectProvider<LeaseSettings> lease, ObjectProvider<ShardSettings> ring) {
         Map<String, AccessRules> needs = new LinkedHashMap<>();
-        ShardedReconcilers shards = ShardedReconcilers.of(sharded);
+        ShardSettings shards = ring.getIfAvailable();
         boolean recording = events.getIfAvailable() != null;
         for (ReconcilerDefinition definition : definitions.all()) {
             AccessRules rules = definition.access();
             if (recording) {
                 rules = rules.and(OperatorAccess.events());
             }
-            if (shards.isSharded(definition)) {
+            if (shards != null && shards.shards(definition.controllerName())) {
                 rules = rules.and(OperatorAccess.sharded(definition.controllerName(), definition.resource(),
                         definition.ownedResources()));
             }
-            for (String namespace : informers.watchedNamespaces(definition)) {
+            for (String namespace : scopes.watchedNamespaces(definition)) {
                 needs.merge(namespace, rules, AccessRules::and);
             }
         }
@@ -183,8 +173,9 @@ public final class OperatorControllersAutoConfiguration {
         if (settings != null && !definitions.all().isEmpty()) {
             needs.merge(settings.namespace(), OperatorAccess.leaderElection(settings.name()), AccessRules::and);
         }
-        shards.settings().ifPresent(ring -> needs.merge(ring.namespace(), OperatorAccess.shardMembers(),
-                AccessRules::and));
+        if (shards != null) {
+            needs.merge(shards.namespace(), OperatorAccess.shardMembers(), AccessRules::and);
+        }
         return new PermissionCheck(client, needs, properties.permissionCheck().timeout());
     }
 }

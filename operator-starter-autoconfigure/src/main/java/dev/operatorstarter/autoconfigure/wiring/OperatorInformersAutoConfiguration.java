@@ -22,8 +22,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * The informers: the {@link ReconcilerRegistrar} that finds the {@code @Reconciler} beans and
  * registers a controller and listers for each, the {@link SharedInformerFactory} (shaped by
- * {@code operator.informers.*} and every {@link InformerCustomizer}), the choice of informers for
- * the reconcilers ({@link OperatorInformers}), and the {@link ObjectReader} over them
+ * {@code operator.informers.*} and every {@link InformerCustomizer}), the reconcilers' scopes
+ * ({@link ReconcilerScopes}), and the {@link ObjectReader} over them
  * ({@code operator.reader.*}).
  */
 @AutoConfiguration(after = { OperatorClientAutoConfiguration.class, OperatorMetricsAutoConfiguration.class })
@@ -64,18 +64,18 @@ public final class OperatorInformersAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    ObjectReader objectReader(SharedInformerFactory factory, OperatorInformers informers,
+    ObjectReader objectReader(SharedInformerFactory factory, ReconcilerScopes scopes,
             OperatorProperties properties, ObjectProvider<OperatorMetrics> metrics) {
         ReaderOptions.Builder options = ReaderOptions.builder().metrics(OperatorMetrics.of(metrics).reads());
-        informers.uncached(properties.reader().uncached()).forEach(options::uncached);
+        scopes.uncached(properties.reader().uncached()).forEach(options::uncached);
         return ObjectReader.of(factory, options.build());
     }
 
+    /** The scopes of {@code @Reconciler} and {@code operator.informers.*}, resolved, for the controller builder. */
     @Bean
-    OperatorInformers operatorInformers(SharedInformerFactory factory, OperatorProperties properties,
-            ReconcilerDefinitions definitions, ConfigurableListableBeanFactory beanFactory,
-            ObjectProvider<ShardedReconcilers> shards) {
-        return new OperatorInformers(factory, properties.informers(), definitions.all(),
-                beanFactory::resolveEmbeddedValue, ShardedReconcilers.of(shards));
+    @ConditionalOnMissingBean
+    ReconcilerScopes operatorReconcilerScopes(OperatorProperties properties, ReconcilerDefinitions definitions,
+            ConfigurableListableBeanFactory beanFactory) {
+        return new ReconcilerScopes(properties.informers(), definitions.all(), beanFactory::resolveEmbeddedValue);
     }
 }

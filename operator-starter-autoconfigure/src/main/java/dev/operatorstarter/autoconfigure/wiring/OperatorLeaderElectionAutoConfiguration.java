@@ -14,27 +14,17 @@ import org.springframework.core.env.Environment;
 /**
  * Leader election on a Lease (when {@code operator.leader-election.enabled}, the default): the
  * Lease's namespace, name and this replica's identity ({@link LeaseSettings}), which the manager
- * elects with, and the manager's {@link LeaderElector} as the bean {@value #ELECTOR}. Tune the
- * election with {@link LeaderElectionCustomizer} beans.
+ * elects with (its elector is {@code Manager.leaderElector()}). Tune the election with
+ * {@link LeaderElectionCustomizer} beans.
  */
 @AutoConfiguration(after = OperatorClientAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = { "operator.enabled", "operator.leader-election.enabled" }, matchIfMissing = true)
 @EnableConfigurationProperties(OperatorProperties.class)
 public final class OperatorLeaderElectionAutoConfiguration {
 
-    /** The name of the elector bean; the application's other {@code LeaderElector} beans are not ours. */
-    public static final String ELECTOR = "operatorLeaderElector";
-
     @Bean
     LeaseSettings operatorLeaseSettings(OperatorProperties properties, ClientConfig config, Environment environment) {
         return LeaseSettings.of(properties.leaderElection(), config.namespace(),
                 environment.getProperty("spring.application.name"), System.getenv());
-    }
-
-    /** The manager's elector, as a bean for applications and tests; the manager runs and closes it. */
-    @Bean(name = ELECTOR, destroyMethod = "")
-    LeaderElector operatorLeaderElector(Manager manager) {
-        return manager.leaderElector().orElseThrow(() -> new IllegalStateException("the Manager bean elects no "
-                + "leader although operator.leader-election.enabled is true"));
     }
 }

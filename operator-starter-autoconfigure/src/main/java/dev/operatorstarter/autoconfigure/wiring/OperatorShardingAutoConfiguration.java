@@ -66,32 +66,4 @@ public final class OperatorShardingAutoConfiguration {
                 .onTainted(OperatorControllersAutoConfiguration.shutdown(context, "operator-shutdown-after-taken-member"))
                 .build();
     }
-
-    @Bean
-    ShardedReconcilers operatorShardedReconcilers(Sharding sharding, ShardSettings settings,
-            ReconcilerDefinitions definitions) {
-        settings.requireKnown(definitions.all().stream().map(ReconcilerDefinition::controllerName).toList());
-        for (ReconcilerDefinition definition : definitions.all()) {
-            if (settings.shards(definition.controllerName())) {
-                requireOwnedNotWatched(definition);
-            }
-        }
-        return new ShardedReconcilers(sharding, settings);
-    }
-
-    /**
-     * A sharded controller caches only its share of what it owns, so a resource it also watches
-     * would be cut to that share too.
-     */
-    private static void requireOwnedNotWatched(ReconcilerDefinition definition) {
-        for (Class<? extends HasMetadata> type : definition.ownedResources()) {
-            if (definition.watched().containsValue(type) || definition.watchedMetadata().containsValue(type)) {
-                throw new InvalidShardingException("the controller " + definition.controllerName() + " of @Reconciler "
-                        + "bean '" + definition.beanName() + "' owns and watches " + type.getSimpleName() + "; sharded, "
-                        + "it would cache only the " + type.getSimpleName() + " objects of its own share, and its "
-                        + "watch would miss the others", "Leave the controller out of operator.sharding.controllers, "
-                        + "or map the other objects from a resource it does not own");
-            }
-        }
-    }
 }

@@ -6,59 +6,61 @@ import dev.operatorstarter.autoconfigure.MetadataRequestMapper;
 import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.autoconfigure.RequestMapper;
-import dev.operatorstarter.cache.SharedIndexInformer;
-import dev.operatorstarter.client.KubernetesClient;
-import dev.operatorstarter.client.ResourceClient;
-import dev.operatorstarter.client.ResourceType;
 import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.controller.Controller;
-import dev.operatorstarter.controller.Finalizers;
-import dev.operatorstarter.controller.ControllerBuilder;
-import dev.operatorstarter.controller.ControllerDecorator;
-import dev.operatorstarter.controller.ControllerOptions;
-import dev.operatorstarter.controller.EventFilter;
 import dev.operatorstarter.controller.ReconcileHandler;
-import dev.operatorstarter.sharding.ShardedResource;
+import dev.operatorstarter.manager.ManagedControllerBuilder;
+import dev.operatorstarter.manager.Manager;
 import dev.operatorstarter.sharding.Sharding;
 import dev.operatorstarter.time.TimeSource;
 import dev.operatorstarter.workqueue.RateLimiter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.micrometer.observation.ObservationRegistry;
-import java.util.ArrayList;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.util.function.SingletonSupplier;
 
-/** Builds the {@link Controller} of each {@link Reconciler} bean from its definition and the properties. */
+/**
+ * Turns each {@link Reconciler} bean and the properties into one call of the runtime's controller
+ * builder ({@link Manager#controller}), which applies every scope rule; all of them when this bean
+ * is made, before the manager starts. The reconciler beans are looked up at their first reconcile,
+ * so a reconciler may inject the listers of the caches its own controller makes.
+ */
 final class ReconcilerControllers {
 
-    private final ConfigurableListableBeanFactory beans;
-    private final OperatorInformers informers;
-    private final KubernetesClient client;
-    private final OperatorProperties.Controllers properties;
-    private final java.time.Duration cacheSyncTimeout;
-    private final OperatorMetrics metrics;
-    private final ObservationRegistry observations;
-    private final ThreadFactory workerThreads;
-    private final List<ControllerCustomizer> customizers;
-    private final ShardedReconcilers shards;
+    /** What every controller's options are built from: the properties, metrics, worker threads and customizers. */
+    record Settings(OperatorProperties properties, OperatorMetrics metrics, ObservationRegistry observations,
+            ThreadFactory workerThreads, List<ControllerCustomizer> customizers) {
+    }
 
-    ReconcilerControllers(ConfigurableListableBeanFactory beans, OperatorInformers informers, KubernetesClient client,
-            OperatorProperties properties, OperatorMetrics metrics, ObservationRegistry observations,
-            ThreadFactory workerThreads, List<ControllerCustomizer> customizers, ShardedReconcilers shards) {
-        this.beans = beans;
-        this.informers = informers;
-        this.client = client;
-        this.properties = properties.controllers();
-        this.cacheSyncTimeout = properties.informers().cacheSyncTimeout();
-        this.metrics = metrics;
-        this.observations = observations;
-        this.workerThreads = workerThreads;
-        this.customizers = List.copyOf(customizers);
-        this.shards = shards;
+    private final Map<String, Controller<?>> controllers = new LinkedHashMap<>();
+    private final Manager manager;
+    private final ThreadFactory workerThreads;
+
+    ReconcilerControllers(ConfigurableListableBeanFactory beans, Manager manager, List<ReconcilerDefinition> definitions,
+            ReconcilerScopes scopes, Settings settings, @Nullable Sharding sharding, @Nullable ShardSettings ring) {
+        this.manager = manager;
+        this.workerThreads = settings.workerThreads();
+        if (ring != null) {
+            ring.requireKnown(definitions.stream().map(ReconcilerDefinition::controllerName).toList());
+        }
+        for (ReconcilerDefinition definition : definitions) {
+            Sharding shards = sharding != null && ring != null && ring.shards(definition.controllerName()) ? sharding : null;
+            controllers.put(definition.beanName(), build(beans, manager, definition, definition.resource(), scopes, settings,
+                    shards));
+        }
+    }
+
+    /** The manager the controllers run in. */
+    Manager manager() {
+        return manager;
     }
 
     /** Makes the reconcile workers: virtual threads when Spring Boot's virtual threads are active. */
@@ -66,101 +68,97 @@ final class ReconcilerControllers {
         return workerThreads;
     }
 
-    /** The controller of {@code definition}, not started. */
-    Controller<?> create(ReconcilerDefinition definition) {
-        return create(definition, definition.resource());
+    /** The controller of the {@code @Reconciler} bean {@code beanName}. */
+    Controller<?> controller(String beanName) {
+        return controllers.get(beanName);
     }
 
     @SuppressWarnings("unchecked")
-    private <T extends HasMetadata> Controller<T> create(ReconcilerDefinition definition, Class<T> resource) {
-        String name = definition.controllerName();
+    private static <T extends HasMetadata> Controller<T> build(ConfigurableListableBeanFactory beans, Manager manager,
+            ReconcilerDefinition definition, Class<T> resource, ReconcilerScopes scopes, Settings settings,
+            @Nullable Sharding sharding) {
         Reconciler annotation = definition.annotation();
-        ControllerOptions.Builder options = ControllerOptions.builder(name)
-                .workers(annotation.workers() > 0 ? annotation.workers() : properties.workers())
-                .rateLimiter(RateLimiter.maxOf(
-                        RateLimiter.exponential(properties.rateLimiter().baseDelay(), properties.rateLimiter().maxDelay()),
-                        RateLimiter.bucket(properties.rateLimiter().qps(), properties.rateLimiter().burst(), TimeSource.system())))
-                .reconcileTimeout(properties.reconcileTimeout())
-                .cacheSyncTimeout(cacheSyncTimeout)
-                .readYourWritesTimeout(properties.readYourWritesTimeout())
-                .metrics(metrics.controllers())
-                .queueMetrics(metrics.queues())
-                .observationRegistry(observations)
-                .threadFactory(workerThreads);
-        customizers.forEach(customizer -> customizer.customize(name, options));
-        ResourceType<T> type = ResourceType.of(resource);
-        ControllerBuilder<T> builder = Controller.builder(options.build(), type, informers.primaries(definition, resource));
+        ManagedControllerBuilder<T> controller = scopedController(manager, definition, resource, scopes, settings);
         if (annotation.generationChanged()) {
-            builder.withFilter(EventFilter.generationChanged());
+            controller.generationChanged();
         }
-        List<SharedIndexInformer<?>> ownedInformers = new ArrayList<>();
-        for (Class<? extends HasMetadata> owned : definition.ownedMetadata()) {
-            ownedInformers.addAll(informers.metadataSecondaries(definition, owned));
+        definition.owned().forEach(controller::owns);
+        definition.ownedMetadata().forEach(controller::ownsMetadata);
+        definition.watched().forEach((mapper, watched) -> watch(controller, (RequestMapper<?>) mapper(beans, mapper),
+                watched));
+        definition.watchedMetadata().forEach((mapper, watched) -> controller.watchesMetadata(watched,
+                ((MetadataRequestMapper<?>) mapper(beans, mapper))::map));
+        Supplier<ReconcileHandler<T>> handler = SingletonSupplier.of(
+                () -> (ReconcileHandler<T>) beans.getBean(definition.beanName()));
+        if (!annotation.finalizer().isEmpty()) {
+            controller.finalizer(annotation.finalizer(), object -> cleaner(definition, handler.get()).cleanup(object));
         }
-        for (Class<? extends HasMetadata> owned : definition.owned()) {
-            ownedInformers.addAll(informers.secondaries(definition, owned));
+        if (sharding != null) {
+            controller.extendedBy(sharding);
         }
-        ownedInformers.forEach(builder::owns);
-        shards.sharding().filter(sharding -> shards.isSharded(definition))
-                .ifPresent(sharding -> builder.decoratedBy(decorator(sharding, definition, type, ownedInformers)));
-        for (Map.Entry<Class<?>, Class<? extends HasMetadata>> watch : definition.watched().entrySet()) {
-            watch(builder, definition, mapper(watch.getKey()), watch.getValue());
+        try {
+            return controller.reconcile(request -> handler.get().reconcile(request));
+        } catch (IllegalArgumentException e) {
+            if (sharding == null) {
+                throw e;
+            }
+            throw new InvalidShardingException("the controller " + definition.controllerName() + " of @Reconciler bean '"
+                    + definition.beanName() + "' cannot be sharded: " + e.getMessage(), "Leave it out of "
+                    + "operator.sharding.controllers, or shard only the controller that owns those objects");
         }
-        for (Map.Entry<Class<?>, Class<? extends HasMetadata>> watch : definition.watchedMetadata().entrySet()) {
-            MetadataRequestMapper<?> mapper = (MetadataRequestMapper<?>) mapper(watch.getKey());
-            informers.metadataSecondaries(definition, watch.getValue())
-                    .forEach(informer -> builder.watches(informer, mapper::map));
-        }
-        ReconcileHandler<T> handler = (ReconcileHandler<T>) beans.getBean(definition.beanName());
-        if (annotation.finalizer().isEmpty()) {
-            return builder.build(handler);
-        }
-        if (!(handler instanceof Cleaner<?> cleaner)) {
-            throw new BeanCreationException(definition.beanName(), "@Reconciler(finalizer = \"" + annotation.finalizer()
-                    + "\") needs the bean to implement " + Cleaner.class.getName()
-                    + ", which removes what the finalizer protects");
-        }
-        AtomicReference<Controller<T>> built = new AtomicReference<>();
-        ResourceClient<T> resources = client.resources(type);
-        Controller<T> controller = builder.build(Finalizers.handler(annotation.finalizer(), handler,
-                (Cleaner<T>) cleaner, informers.primaryLister(definition, resource), () -> built.get().tracked(resources)));
-        built.set(controller);
+    }
+
+    /** The builder of {@code definition}'s controller with its options and scope. */
+    private static <T extends HasMetadata> ManagedControllerBuilder<T> scopedController(Manager manager,
+            ReconcilerDefinition definition, Class<T> resource, ReconcilerScopes scopes, Settings settings) {
+        OperatorProperties.Controllers properties = settings.properties().controllers();
+        Duration cacheSyncTimeout = settings.properties().informers().cacheSyncTimeout();
+        String name = definition.controllerName();
+        int workers = definition.annotation().workers() > 0 ? definition.annotation().workers() : properties.workers();
+        ManagedControllerBuilder<T> controller = manager.controller(resource).named(name).options(options -> {
+            options.workers(workers)
+                    .rateLimiter(RateLimiter.maxOf(
+                            RateLimiter.exponential(properties.rateLimiter().baseDelay(), properties.rateLimiter().maxDelay()),
+                            RateLimiter.bucket(properties.rateLimiter().qps(), properties.rateLimiter().burst(),
+                                    TimeSource.system())))
+                    .reconcileTimeout(properties.reconcileTimeout()).cacheSyncTimeout(cacheSyncTimeout)
+                    .readYourWritesTimeout(properties.readYourWritesTimeout())
+                    .metrics(settings.metrics().controllers()).queueMetrics(settings.metrics().queues())
+                    .observationRegistry(settings.observations()).threadFactory(settings.workerThreads());
+            settings.customizers().forEach(customizer -> customizer.customize(name, options));
+        });
+        scopes.scope(definition, controller);
         return controller;
     }
 
-    /**
-     * Registers {@code definition}'s primary and owned resources, over their unsharded scopes, with
-     * {@code sharding} (what its assigner assigns), and returns the decorator that makes the
-     * controller this replica's shard's.
-     */
-    private <T extends HasMetadata> ControllerDecorator<T> decorator(Sharding sharding, ReconcilerDefinition definition,
-            ResourceType<T> type, List<SharedIndexInformer<?>> ownedInformers) {
-        ShardedResource<T> resource = ShardedResource.of(type, informers.primaryScopes(definition, definition.resource()));
-        for (Class<? extends HasMetadata> ownedType : definition.ownedResources()) {
-            resource = resource.owning(ResourceType.of(ownedType).groupVersionResource(),
-                    informers.secondaryScopes(definition, ownedType));
-        }
-        try {
-            sharding.register(resource);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidShardingException("the controller " + definition.controllerName() + " of @Reconciler bean '"
-                    + definition.beanName() + "' cannot be sharded: " + e.getMessage(), "Leave it out of "
-                    + "operator.sharding.controllers, or shard only the controller that owns those objects", e);
-        }
-        return sharding.decorator(resource, ownedInformers);
+    @SuppressWarnings("unchecked")
+    private static <O extends HasMetadata> void watch(ManagedControllerBuilder<?> controller, RequestMapper<?> mapper,
+            Class<O> watched) {
+        RequestMapper<O> typed = (RequestMapper<O>) mapper;
+        controller.watches(watched, typed::map);
     }
 
+    /** The reconciler as the cleaner its finalizer needs. */
     @SuppressWarnings("unchecked")
-    private <T extends HasMetadata, O extends HasMetadata> void watch(ControllerBuilder<T> builder,
-            ReconcilerDefinition definition, Object mapper, Class<O> watched) {
-        RequestMapper<O> typed = (RequestMapper<O>) mapper;
-        for (SharedIndexInformer<O> informer : informers.secondaries(definition, watched)) {
-            builder.watches(informer, typed::map);
+    private static <T extends HasMetadata> Cleaner<T> cleaner(ReconcilerDefinition definition, ReconcileHandler<T> handler) {
+        if (!(handler instanceof Cleaner<?> cleaner)) {
+            throw new BeanCreationException(definition.beanName(), "@Reconciler(finalizer = \""
+                    + definition.annotation().finalizer() + "\") needs the bean to implement " + Cleaner.class.getName()
+                    + ", which removes what the finalizer protects");
+        }
+        return (Cleaner<T>) cleaner;
+    }
+
+    /** Checks, once the reconciler bean exists, that a reconciler with a finalizer can clean up. */
+    @SuppressWarnings({ "unchecked", "rawtypes" })
+    static void requireCleaner(ReconcilerDefinition definition, Object bean) {
+        if (!definition.annotation().finalizer().isEmpty()) {
+            cleaner(definition, (ReconcileHandler) bean);
         }
     }
 
     /** The bean of a mapper class, else an instance created and autowired for this reconciler. */
-    private Object mapper(Class<?> type) {
+    private static Object mapper(ConfigurableListableBeanFactory beans, Class<?> type) {
         Object mapper = beans.getBeanProvider(type).getIfAvailable();
         return mapper != null ? mapper : beans.createBean(type);
     }

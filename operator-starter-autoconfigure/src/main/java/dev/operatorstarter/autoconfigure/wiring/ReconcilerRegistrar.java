@@ -188,7 +188,8 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
     private record ControllerSupplier(ReconcilerDefinition definition) implements InstanceSupplier<Controller<?>> {
         @Override
         public Controller<?> get(RegisteredBean registeredBean) {
-            return registeredBean.getBeanFactory().getBean(ReconcilerControllers.class).create(definition);
+            ReconcilerControllers.requireCleaner(definition, registeredBean.getBeanFactory().getBean(definition.beanName()));
+            return registeredBean.getBeanFactory().getBean(ReconcilerControllers.class).controller(definition.beanName());
         }
     }
 
@@ -196,7 +197,7 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
     private record ListerSupplier(Class<? extends HasMetadata> type) implements InstanceSupplier<Lister<?>> {
         @Override
         public Lister<?> get(RegisteredBean registeredBean) {
-            return registeredBean.getBeanFactory().getBean(OperatorInformers.class).lister(type);
+            return registeredBean.getBeanFactory().getBean(ReconcilerControllers.class).manager().lister(type);
         }
     }
 
@@ -205,7 +206,7 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
             implements InstanceSupplier<Lister<PartialObjectMetadata>> {
         @Override
         public Lister<PartialObjectMetadata> get(RegisteredBean registeredBean) {
-            return registeredBean.getBeanFactory().getBean(OperatorInformers.class).metadataLister(type);
+            return registeredBean.getBeanFactory().getBean(ReconcilerControllers.class).manager().metadataLister(type);
         }
     }
 

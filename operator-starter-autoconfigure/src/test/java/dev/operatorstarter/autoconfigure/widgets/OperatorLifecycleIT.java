@@ -11,7 +11,7 @@ import dev.operatorstarter.cache.InformerSyncException;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.config.KubeconfigLoader;
-import dev.operatorstarter.leaderelection.LeaderElector;
+import dev.operatorstarter.manager.Manager;
 import dev.operatorstarter.manager.ResourceNotServedException;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.KubernetesTest;
@@ -165,11 +165,11 @@ class OperatorLifecycleIT {
                 .web(WebApplicationType.NONE).run()) {
             // its controllers start on the term's own thread, a moment after it became the leader
             await().atMost(WAIT).untilAsserted(() -> {
-                assertThat(first.getBean(LeaderElector.class).isLeader()).isTrue();
+                assertThat(first.getBean(Manager.class).leaderElector().orElseThrow().isLeader()).isTrue();
                 assertThat(first.getBean(OperatorStatus.class).controllers()).allMatch(c -> c.running());
             });
-            await().atMost(WAIT).until(() -> !second.getBean(LeaderElector.class).leader().isEmpty());
-            assertThat(second.getBean(LeaderElector.class).isLeader()).isFalse();
+            await().atMost(WAIT).until(() -> !second.getBean(Manager.class).leaderElector().orElseThrow().leader().isEmpty());
+            assertThat(second.getBean(Manager.class).leaderElector().orElseThrow().isLeader()).isFalse();
             assertThat(second.getBean(OperatorStatus.class).controllers()).allMatch(c -> !c.running());
             assertThat(first.getBean(OperatorStatus.class).controllers()).allMatch(c -> c.running());
             OperatorStatus firstStatus = first.getBean(OperatorStatus.class);
@@ -178,7 +178,7 @@ class OperatorLifecycleIT {
             first.close();
             assertThat(firstStatus.controllers()).allMatch(c -> !c.running());
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> second.getBean(LeaderElector.class).isLeader());
+            await().atMost(Duration.ofSeconds(10)).until(() -> second.getBean(Manager.class).leaderElector().orElseThrow().isLeader());
             long tookMillis = Duration.ofNanos(System.nanoTime() - closing).toMillis();
             await().atMost(WAIT).until(() -> second.getBean(OperatorStatus.class).controllers().stream()
                     .allMatch(c -> c.running()));

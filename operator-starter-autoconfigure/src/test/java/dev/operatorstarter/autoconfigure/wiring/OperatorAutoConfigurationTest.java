@@ -125,7 +125,8 @@ class OperatorAutoConfigurationTest {
         runner().run(context -> {
             assertThat(context).hasNotFailed().hasSingleBean(KubernetesClient.class)
                     .hasSingleBean(SharedInformerFactory.class).hasSingleBean(EventRecorder.class)
-                    .hasSingleBean(LeaderElector.class).hasSingleBean(PropertiesKubernetesConnectionDetails.class);
+                    .hasSingleBean(PropertiesKubernetesConnectionDetails.class);
+            assertThat(context.getBean(Manager.class).leaderElector()).as("the manager elects").isPresent();
             ClientConfig config = context.getBean(ClientConfig.class);
             assertThat(config.server()).isEqualTo(URI.create("https://127.0.0.1:1"));
             assertThat(config.namespace()).isEqualTo("apps");
@@ -471,8 +472,10 @@ class OperatorAutoConfigurationTest {
             assertThat(lease.namespace()).isEqualTo("apps");
             assertThat(lease.identity()).contains("_");
         });
-        runner().withPropertyValues("operator.leader-election.enabled=false").run(context -> assertThat(context)
-                .hasNotFailed().doesNotHaveBean(LeaderElector.class).doesNotHaveBean(LeaseSettings.class));
+        runner().withPropertyValues("operator.leader-election.enabled=false").run(context -> {
+            assertThat(context).hasNotFailed().doesNotHaveBean(LeaderElector.class).doesNotHaveBean(LeaseSettings.class);
+            assertThat(context.getBean(Manager.class).leaderElector()).isEmpty();
+        });
     }
 
     @Test

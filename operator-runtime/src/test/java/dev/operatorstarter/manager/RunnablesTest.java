@@ -1,6 +1,7 @@
 package dev.operatorstarter.manager;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.operatorstarter.Uninterruptibly;
@@ -29,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Leadership changes as the elector reports them; the controllers' work is covered by the ITs. */
-class ControllerGroupTest {
+class RunnablesTest {
 
     @Test
     void theControllersOfATermReconcileNothingOnceTheTermIsNoLongerValid() throws Exception {
@@ -45,8 +46,8 @@ class ControllerGroupTest {
                     reconciled.add(request.name());
                     return ReconcileResult.done();
                 });
-        ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system(), false);
-        manager.add(controller, "configmaps");
+        Runnables manager = new Runnables(RunnableGroup.LEADER_TERM, Duration.ofSeconds(1), null, TimeSource.system());
+        manager.add(ManagedRunnable.of(controller));
         try {
             FakeLeadership term = new FakeLeadership();
             manager.onStartedLeading(term);
@@ -66,7 +67,7 @@ class ControllerGroupTest {
 
     @Test
     void afterALostTermAReelectingReplicaRunsItsControllersAgainInTheNextTerm() {
-        ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system(), false);
+        Runnables manager = new Runnables(RunnableGroup.LEADER_TERM, Duration.ofSeconds(1), null, TimeSource.system());
         manager.onStartedLeading(new FakeLeadership());
         assertThat(manager.isActive()).isTrue();
 
@@ -79,9 +80,9 @@ class ControllerGroupTest {
 
     @Test
     void aTermThatEndedBeforeItsStartRanStartsNothingAndTheNextTermStartsAsUsual() {
-        ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system(), false);
+        Runnables manager = new Runnables(RunnableGroup.LEADER_TERM, Duration.ofSeconds(1), null, TimeSource.system());
         List<String> tasks = new CopyOnWriteArrayList<>();
-        manager.addTermTask(new LeaderCallbacks() {
+        manager.add(task(new LeaderCallbacks() {
             @Override
             public void onStartedLeading(Leadership leadership) {
                 tasks.add("started");
@@ -91,7 +92,7 @@ class ControllerGroupTest {
             public void onStoppedLeading() {
                 tasks.add("stopped");
             }
-        });
+        }));
         FakeLeadership late = new FakeLeadership();
         late.end();
         manager.onStoppedLeading(); // the elector ended the term before its starting thread ran
@@ -108,7 +109,7 @@ class ControllerGroupTest {
     @Test
     void withShutdownOnLossTheHookRunsOnceAndNoLaterTermStartsTheControllers() {
         AtomicInteger shutdowns = new AtomicInteger();
-        ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), shutdowns::incrementAndGet, TimeSource.system(), false);
+        Runnables manager = new Runnables(RunnableGroup.LEADER_TERM, Duration.ofSeconds(1), shutdowns::incrementAndGet, TimeSource.system());
         manager.onStartedLeading(new FakeLeadership());
 
         manager.onStoppedLeading();
@@ -121,20 +122,20 @@ class ControllerGroupTest {
 
     @Test
     void aClosedManagerStartsNothing() {
-        ControllerGroup manager = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system(), false);
+        Runnables manager = new Runnables(RunnableGroup.LEADER_TERM, Duration.ofSeconds(1), null, TimeSource.system());
         manager.close();
-        manager.startAll();
+        manager.startOnce();
         assertThat(manager.isActive()).isFalse();
     }
 
     @Test
-    void termTasksStartAfterTheControllersInEachTermAndStopBeforeThem() throws Exception {
+    void aTaskAddedAfterTheControllerStartsAfterItInEachTermAndStopsBeforeIt() throws Exception {
         SharedIndexInformer<ConfigMap> informer = informer();
         Controller<ConfigMap> controller = controller(informer, request -> ReconcileResult.done());
         List<String> events = new CopyOnWriteArrayList<>();
-        ControllerGroup leader = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system(), false);
-        leader.add(controller, "configmaps");
-        leader.addTermTask(new LeaderCallbacks() {
+        Runnables leader = new Runnables(RunnableGroup.LEADER_TERM, Duration.ofSeconds(1), null, TimeSource.system());
+        leader.add(ManagedRunnable.of(controller));
+        leader.add(task(new LeaderCallbacks() {
             @Override
             public void onStartedLeading(Leadership leadership) {
                 events.add("task started, controller running: " + controller.isRunning());
@@ -144,7 +145,7 @@ class ControllerGroupTest {
             public void onStoppedLeading() {
                 events.add("task stopped, controller running: " + controller.isRunning());
             }
-        });
+        }));
         try {
             leader.onStartedLeading(new FakeLeadership());
             leader.onStoppedLeading();
@@ -162,15 +163,94 @@ class ControllerGroupTest {
     }
 
     @Test
-    void withoutATermTheTermTasksDoNotRun() {
+    void withoutElectionTheGroupRunsItsRunnablesOnceInAnEndlessTermUntilClosed() {
         List<String> events = new CopyOnWriteArrayList<>();
-        ControllerGroup group = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system(), false);
-        group.addTermTask(leadership -> events.add("started"));
+        Runnables group = new Runnables(RunnableGroup.LEADER_TERM, Duration.ofSeconds(1), null, TimeSource.system());
+        group.add(task(new LeaderCallbacks() {
+            @Override
+            public void onStartedLeading(Leadership leadership) {
+                events.add("started, valid: " + leadership.isValid());
+            }
 
-        group.startAll(); // no election
+            @Override
+            public void onStoppedLeading() {
+                events.add("stopped");
+            }
+        }));
+
+        group.startOnce(); // no election
+        assertThat(group.isActive()).isTrue();
         group.close();
 
-        assertThat(events).isEmpty();
+        assertThat(events).containsExactly("started, valid: true", "stopped");
+        assertThat(group.isActive()).isFalse();
+    }
+
+    @Test
+    void runnablesStartInTheOrderAddedAndStopInReverseAndAFailedStartDoesNotStopTheOthers() {
+        List<String> events = new CopyOnWriteArrayList<>();
+        Runnables group = new Runnables(RunnableGroup.ALWAYS, Duration.ofSeconds(1), null, TimeSource.system());
+        group.add(named("first", events, false));
+        group.add(named("broken", events, true));
+        group.add(named("third", events, false));
+
+        group.startOnce();
+        group.close();
+
+        assertThat(events).containsExactly("first started", "broken started", "third started", "third stopped",
+                "broken stopped", "first stopped");
+        assertThat(group.startError(group.runnables().get(1))).isEqualTo("broken cannot start");
+    }
+
+    @Test
+    void theCachesGroupTakesNoRunnable() {
+        Runnables caches = new Runnables(RunnableGroup.CACHES, Duration.ofSeconds(1), null, TimeSource.system());
+        assertThatThrownBy(() -> caches.add(named("server", new CopyOnWriteArrayList<>(), false)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("informers only");
+    }
+
+    private static ManagedRunnable named(String name, List<String> events, boolean failToStart) {
+        return new ManagedRunnable() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void start(Leadership term) {
+                events.add(name + " started");
+                if (failToStart) {
+                    throw new IllegalStateException(name + " cannot start");
+                }
+            }
+
+            @Override
+            public boolean stop(Duration drain) {
+                events.add(name + " stopped");
+                return true;
+            }
+        };
+    }
+
+    /** A leader-callbacks task as a runnable, as the sharding's assigner is one. */
+    private static ManagedRunnable task(LeaderCallbacks callbacks) {
+        return new ManagedRunnable() {
+            @Override
+            public String name() {
+                return "task";
+            }
+
+            @Override
+            public void start(Leadership term) {
+                callbacks.onStartedLeading(term);
+            }
+
+            @Override
+            public boolean stop(Duration drain) {
+                callbacks.onStoppedLeading();
+                return true;
+            }
+        };
     }
 
     @Test
@@ -179,15 +259,15 @@ class ControllerGroupTest {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch reconciling = new CountDownLatch(1);
         Controller<ConfigMap> stubborn = stubborn(informer, reconciling, release);
-        ControllerGroup shard = new ControllerGroup(Duration.ofMillis(100), null, TimeSource.system(), true);
-        shard.add(stubborn, "configmaps");
-        ControllerGroup quick = new ControllerGroup(Duration.ofSeconds(1), null, TimeSource.system(), true);
-        quick.add(controller(informer, request -> ReconcileResult.done()), "configmaps");
+        Runnables shard = new Runnables(RunnableGroup.MEMBER_TERM, Duration.ofMillis(100), null, TimeSource.system());
+        shard.add(ManagedRunnable.of(stubborn));
+        Runnables quick = new Runnables(RunnableGroup.MEMBER_TERM, Duration.ofSeconds(1), null, TimeSource.system());
+        quick.add(ManagedRunnable.of(controller(informer, request -> ReconcileResult.done())));
         try {
             shard.onStartedLeading(new FakeLeadership());
             quick.onStartedLeading(new FakeLeadership());
             assertThat(reconciling.await(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(shard.status()).singleElement().satisfies(status -> assertThat(status.sharded()).isTrue());
+            assertThat(ManagedController.statuses(List.of(shard))).singleElement().satisfies(status -> assertThat(status.sharded()).isTrue());
 
             assertThat(shard.close()).as("a reconcile outlived the shutdown timeout").isFalse();
             assertThat(quick.close()).isTrue();
@@ -203,8 +283,8 @@ class ControllerGroupTest {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch reconciling = new CountDownLatch(1);
         Controller<ConfigMap> stubborn = stubborn(informer, reconciling, release);
-        ControllerGroup shard = new ControllerGroup(Duration.ofSeconds(5), null, TimeSource.system(), true);
-        shard.add(stubborn, "configmaps");
+        Runnables shard = new Runnables(RunnableGroup.MEMBER_TERM, Duration.ofSeconds(5), null, TimeSource.system());
+        shard.add(ManagedRunnable.of(stubborn));
         try {
             shard.onStartedLeading(new FakeLeadership());
             assertThat(reconciling.await(30, TimeUnit.SECONDS)).isTrue();

@@ -1,4 +1,4 @@
-package dev.operatorstarter.manager;
+package dev.operatorstarter.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,12 +17,11 @@ import dev.operatorstarter.client.config.TlsSettings;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ControllerOptions;
 import dev.operatorstarter.controller.ReconcileResult;
-import dev.operatorstarter.leaderelection.LeaderElectionConfig;
-import dev.operatorstarter.leaderelection.LeaderElector;
-import dev.operatorstarter.sharding.Membership;
-import dev.operatorstarter.sharding.Sharding;
-import dev.operatorstarter.sharding.ShardingMetrics;
-import dev.operatorstarter.sharding.ShardingOptions;
+import dev.operatorstarter.manager.ControllerStatus;
+import dev.operatorstarter.manager.ManagedRunnable;
+import dev.operatorstarter.manager.Manager;
+import dev.operatorstarter.manager.ManagerBuilder;
+import dev.operatorstarter.manager.RunnableGroup;
 import dev.operatorstarter.testing.FakeListerWatcher;
 import dev.operatorstarter.testing.InMemoryLeaseLock;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -35,10 +34,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * How a manager is put together with sharding, without an API server; running it is
+ * How the sharding plugs into a manager, without an API server; running it is
  * {@code ShardingIT}'s (three managers against the real one).
  */
-class ManagerTest {
+class ShardingPluginTest {
 
     private final KubernetesClient client = KubernetesClient.create(new ClientConfig(URI.create("https://127.0.0.9:9"),
             TlsSettings.defaults(), Credentials.none(), null, "x", "a test"));
@@ -53,9 +52,9 @@ class ManagerTest {
         client.close();
     }
 
-    private Manager.Builder elected() {
-        return Manager.builder(client).leaderElection(callbacks -> new LeaderElector(LeaderElectionConfig.builder(
-                new InMemoryLeaseLock("replica-1"), callbacks).build()));
+    private ManagerBuilder elected() {
+        return Manager.builder(client).informers(informers).leaderElection(new InMemoryLeaseLock("replica-1"),
+                election -> election);
     }
 
     private static Controller<ConfigMap> controller(String name) {
@@ -75,20 +74,20 @@ class ManagerTest {
 
     @Test
     void shardingWithoutLeaderElectionIsRefusedSayingWhy() {
-        assertThatThrownBy(() -> Manager.builder(client).sharding(sharding).build())
+        assertThatThrownBy(() -> Manager.builder(client).informers(informers).plugin(sharding).build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("sharding needs leader election: the elected replica assigns objects to the ring's members "
-                        + "(Manager.Builder.leaderElection)");
+                        + "(ManagerBuilder.leaderElection)");
     }
 
     @Test
     void aShardedManagerRunsTheShardingsInformerFactoryAndNoOther() {
-        try (Manager manager = elected().sharding(sharding).build()) {
+        try (Manager manager = elected().plugin(sharding).build()) {
             assertThat(manager.informers()).isSameAs(informers);
-            assertThat(manager.sharding()).containsSame(sharding);
+            assertThat(manager.controllers()).isEmpty();
         }
         try (SharedInformerFactory other = new SharedInformerFactory(client, InformerOptions.defaults())) {
-            assertThatThrownBy(() -> elected().informers(other).sharding(sharding).build())
+            assertThatThrownBy(() -> elected().informers(other).plugin(sharding).build())
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("must run the informer factory the sharding of ring ring was built on");
         }
@@ -97,18 +96,48 @@ class ManagerTest {
     @Test
     void shardedControllersAreAddedOnlyToAShardedManagerAndListedAfterTheLeadersAsSharded() {
         try (Manager plain = elected().build()) {
-            assertThatThrownBy(() -> plain.addSharded(controller("mirror"), "configmaps"))
-                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("to a manager with sharding");
-            assertThat(plain.sharding()).isEmpty();
-            assertThat(plain.isMember()).isFalse();
+            assertThatThrownBy(() -> plain.add(ManagedRunnable.of(controller("mirror")), RunnableGroup.MEMBER_TERM))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("no plugin gives the member terms");
+            assertThat(plain.isActive(RunnableGroup.MEMBER_TERM)).isFalse();
         }
-        try (Manager manager = elected().sharding(sharding).build()) {
-            manager.addSharded(controller("mirror"), "configmaps").add(controller("report"), "configmaps");
+        try (Manager manager = elected().plugin(sharding).build()) {
+            manager.add(ManagedRunnable.of(controller("mirror")), RunnableGroup.MEMBER_TERM)
+                    .add(ManagedRunnable.of(controller("report")), RunnableGroup.LEADER_TERM);
 
             assertThat(manager.controllers()).extracting(ControllerStatus::name, ControllerStatus::sharded)
                     .containsExactly(tuple("report", false),
                             tuple("mirror", true));
-            assertThat(manager.isMember()).isFalse();
+            assertThat(manager.isActive(RunnableGroup.MEMBER_TERM)).isFalse();
+        }
+    }
+
+    @Test
+    void theControllerBuilderNarrowsAShardedControllersPrimaryAndOwnedCachesButNotItsWatchedOnes() {
+        try (Manager manager = elected().plugin(sharding).build()) {
+            Controller<ConfigMap> controller = manager.controller(ConfigMap.class).namespaces("ns")
+                    .owns(io.fabric8.kubernetes.api.model.Secret.class)
+                    .watches(io.fabric8.kubernetes.api.model.Service.class, service -> java.util.List.of())
+                    .extendedBy(sharding).reconcile(request -> ReconcileResult.done());
+
+            String token = "shard.sharding.operatorstarter.dev/ring=replica-1";
+            assertThat(informers.scopeOf(controller.primaries().get(0))).get()
+                    .satisfies(scope -> assertThat(scope.labelSelector()).isEqualTo(token));
+            assertThat(informers.informers()).extracting(informer -> informers.scopeOf(informer).orElseThrow()
+                    .labelSelector(), informer -> informers.resourceOf(informer).orElseThrow().resource())
+                    .contains(tuple(token, "configmaps"), tuple(token, "secrets"), tuple("", "services"));
+            assertThat(manager.controllers()).singleElement()
+                    .satisfies(status -> assertThat(status.group()).isEqualTo(RunnableGroup.MEMBER_TERM));
+        }
+    }
+
+    @Test
+    void aShardedControllerThatOwnsAndWatchesOneResourceIsRefusedSayingWhy() {
+        try (Manager manager = elected().plugin(sharding).build()) {
+            assertThatThrownBy(() -> manager.controller(ConfigMap.class).owns(io.fabric8.kubernetes.api.model.Secret.class)
+                    .watches(io.fabric8.kubernetes.api.model.Secret.class, secret -> java.util.List.of())
+                    .extendedBy(sharding).reconcile(request -> ReconcileResult.done()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("controller configmap owns and watches Secret (secrets)");
         }
     }
 
@@ -121,8 +150,8 @@ class ManagerTest {
                 InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build());
         Sharding measured = Sharding.builder(client, informers, ShardingOptions.builder("ring", "replica-1", "ns")
                 .metrics(ShardingMetrics.micrometer(registry)).build()).build();
-        try (Manager manager = elected().sharding(measured).build()) {
-            manager.addSharded(controller("mirror", share), "configmaps");
+        try (Manager manager = elected().plugin(measured).build()) {
+            measured.adopt(controller("mirror", share));
             Gauge objects = registry.get("controller.sharding.objects").tags("ring", "ring", "controller", "mirror")
                     .gauge();
             assertThat(objects.value()).isZero();
@@ -138,12 +167,12 @@ class ManagerTest {
 
     @Test
     void aManagerClosedBeforeItStartedLeavesTheRingWithoutEverJoining() {
-        Manager manager = elected().sharding(sharding).build();
+        Manager manager = elected().plugin(sharding).build();
 
         manager.close();
 
         assertThat(sharding.membership().phase()).isEqualTo(Membership.Phase.LEFT);
-        assertThatThrownBy(() -> sharding.start(manager.sharding().orElseThrow().assigner()))
+        assertThatThrownBy(() -> sharding.start(sharding.assigner()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("has closed");
     }
 }

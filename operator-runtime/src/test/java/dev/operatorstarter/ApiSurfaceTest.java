@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
 import com.tngtech.archunit.core.domain.JavaMember;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -181,10 +182,11 @@ class ApiSurfaceTest {
     private static Stream<JavaClass> involvedTypes(JavaMember member) {
         Stream<JavaClass> types;
         if (member instanceof JavaCodeUnit code) {
-            types = Stream.of(code.getParameterTypes().stream().flatMap(type -> type.getAllInvolvedRawTypes().stream()),
-                    code.getReturnType().getAllInvolvedRawTypes().stream(),
-                    code.getExceptionTypes().stream()).flatMap(s -> s);
-        } else if (member instanceof com.tngtech.archunit.core.domain.JavaField field) {
+            Stream<JavaClass> parameters = code.getParameterTypes().stream()
+                    .flatMap(type -> type.getAllInvolvedRawTypes().stream());
+            types = Stream.concat(Stream.concat(parameters, code.getReturnType().getAllInvolvedRawTypes().stream()),
+                    code.getExceptionTypes().stream());
+        } else if (member instanceof JavaField field) {
             types = field.getType().getAllInvolvedRawTypes().stream();
         } else {
             types = Stream.empty();

@@ -31,8 +31,12 @@
  *       ({@code OperatorShardingAutoConfiguration}).</li>
  *   <li>{@code dev.operatorstarter.internal}: machinery the packages share (JSON, PEM, backoff, the
  *       token bucket, duration checks, daemon thread factories, polling). <b>Not API</b>: public only so the
- *       packages can share it, and it may change in any release.</li>
+ *       packages can share it, and it may change in any release. No other module uses it.</li>
  * </ul>
+ *
+ * <p>The API is the public types of every package but {@code internal}, less a few listed with
+ * their reason; {@code ApiSurfaceTest} keeps that list (docs/architecture/api.md) and
+ * {@code ModuleBoundaryTest} keeps {@code internal} inside this module.
  *
  * <p>Dependency direction: {@code client} &larr; {@code cache} &larr; {@code controller} &larr;
  * {@code manager}; {@code controller} &rarr; {@code workqueue}, which uses nothing else;

@@ -2,9 +2,9 @@ package dev.operatorstarter.benchmarks;
 
 import dev.operatorstarter.cache.Transforms;
 import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.KubernetesJson;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.rest.ListOptions;
-import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import java.util.ArrayList;
@@ -49,9 +49,9 @@ final class CacheHistogram {
         UnaryOperator<HasMetadata> transform = transforms.get();
         Object[] others = new Object[OTHERS];
         for (int i = 0; i < OTHERS; i++) {
-            others[i] = transform.apply(Json.MAPPER.readValue(json.get(i), type));
+            others[i] = transform.apply(KubernetesJson.mapper().readValue(json.get(i), type));
         }
-        Object measured = transform.apply(Json.MAPPER.readValue(json.get(OTHERS), type));
+        Object measured = transform.apply(KubernetesJson.mapper().readValue(json.get(OTHERS), type));
         GraphLayout layout = GraphLayout.parseInstance(measured).subtract(GraphLayout.parseInstance(others));
         List<Row> rows = new ArrayList<>();
         for (Class<?> c : layout.getClasses()) {
@@ -148,6 +148,6 @@ final class CacheHistogram {
 
     private static <T extends HasMetadata> List<byte[]> sample(ResourceClient<T> client) {
         List<T> items = client.list(ListOptions.builder().limit(OTHERS + 1).build()).items();
-        return items.stream().map(Json.MAPPER::writeValueAsBytes).toList();
+        return items.stream().map(KubernetesJson.mapper()::writeValueAsBytes).toList();
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.operatorstarter.cache.Transforms;
-import dev.operatorstarter.internal.Json;
+import dev.operatorstarter.client.KubernetesJson;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.util.List;
@@ -16,7 +16,7 @@ class CacheHistogramTest {
     private static List<byte[]> configMaps(int count) {
         return IntStream.range(0, count).mapToObj(i -> new ConfigMapBuilder().withNewMetadata().withName("settings-" + i)
                 .withNamespace("team").withUid("uid-" + i).addToLabels("app", "web").endMetadata()
-                .addToData("payload", "value-" + i).build()).map(Json.MAPPER::writeValueAsBytes).toList();
+                .addToData("payload", "value-" + i).build()).map(KubernetesJson.mapper()::writeValueAsBytes).toList();
     }
 
     @Test

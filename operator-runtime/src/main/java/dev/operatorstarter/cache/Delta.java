@@ -12,7 +12,7 @@ import java.util.Objects;
  *     informer had for it (a queued change, else the cached copy), which may be older than the
  *     object's real final state (client-go's {@code DeletedFinalStateUnknown} tombstone)
  */
-public record Delta<T>(Type type, T object, boolean finalStateUnknown) {
+record Delta<T>(Type type, T object, boolean finalStateUnknown) {
 
     /** The kinds of change. */
     public enum Type {

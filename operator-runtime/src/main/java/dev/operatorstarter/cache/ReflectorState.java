@@ -8,7 +8,7 @@ import java.time.Duration;
  * policy (when to relist, from which resourceVersion, when to back off) is the one function
  * {@link #next}; the reflector's thread only carries out the step a state names.
  */
-public sealed interface ReflectorState {
+sealed interface ReflectorState {
 
     /** List (or stream the initial state of) the collection, reading at or after {@code resourceVersion} ("" = latest). */
     record Listing(String resourceVersion) implements ReflectorState {

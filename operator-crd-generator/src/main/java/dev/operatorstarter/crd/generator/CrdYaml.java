@@ -1,6 +1,6 @@
 package dev.operatorstarter.crd.generator;
 
-import dev.operatorstarter.internal.Json;
+import dev.operatorstarter.client.KubernetesJson;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +34,7 @@ final class CrdYaml {
     }
 
     static String write(CustomResourceDefinition crd, String header) {
-        JsonNode tree = withIntegralNumbers(Json.MAPPER.valueToTree(crd));
+        JsonNode tree = withIntegralNumbers(KubernetesJson.mapper().valueToTree(crd));
         StringBuilder yaml = new StringBuilder();
         if (!header.isEmpty()) {
             header.lines().forEach(line -> yaml.append(line.isEmpty() ? "#" : "# " + line).append('\n'));

@@ -4,6 +4,7 @@ import static dev.operatorstarter.crd.generator.Schemas.ARRAY;
 import static dev.operatorstarter.crd.generator.Schemas.OBJECT;
 import static dev.operatorstarter.crd.generator.Schemas.STRING;
 
+import dev.operatorstarter.client.KubernetesJson;
 import dev.operatorstarter.crd.Default;
 import dev.operatorstarter.crd.ListMapKeys;
 import dev.operatorstarter.crd.ListType;
@@ -11,7 +12,6 @@ import dev.operatorstarter.crd.MapType;
 import dev.operatorstarter.crd.NullAllowed;
 import dev.operatorstarter.crd.PreserveUnknownFields;
 import dev.operatorstarter.crd.ValidationRule;
-import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import java.util.ArrayList;
 import java.util.List;
@@ -192,7 +192,7 @@ final class KubernetesExtensions {
 
     private static @Nullable JsonNode parseOrNull(String text) {
         try {
-            return Json.MAPPER.readTree(text);
+            return KubernetesJson.mapper().readTree(text);
         } catch (JacksonException e) {
             return null;
         }

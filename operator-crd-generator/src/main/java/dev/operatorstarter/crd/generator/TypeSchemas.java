@@ -7,9 +7,9 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.operatorstarter.client.CustomResource;
+import dev.operatorstarter.client.KubernetesJson;
 import dev.operatorstarter.crd.EmbeddedResource;
 import dev.operatorstarter.crd.SchemaFrom;
-import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import jakarta.validation.constraints.NotNull;
@@ -38,9 +38,9 @@ import tools.jackson.databind.ser.bean.BeanSerializerBase;
 
 /**
  * The OpenAPI v3 schema of a custom resource class, from the Java types of its properties as the
- * runtime's Jackson mapper ({@link Json#MAPPER}) sees them: the same property names, the same
- * ignored properties, records and getters alike. One instance describes one class, once; not
- * thread-safe (it tracks the types it is inside of, to refuse recursion).
+ * client's Jackson mapper ({@link KubernetesJson#mapper()}) sees them: the same property names,
+ * the same ignored properties, records and getters alike. One instance describes one class, once;
+ * not thread-safe (it tracks the types it is inside of, to refuse recursion).
  *
  * <p>Mapping, in the order tried: a {@link SchemaFrom} type; a type with a fixed schema
  * ({@link WellKnownTypes}); an enum (its constants as Jackson writes them); a
@@ -54,7 +54,7 @@ final class TypeSchemas {
 
     private static final Set<String> RESOURCE_HEADER = Set.of("apiVersion", "kind", "metadata");
 
-    private final SerializationContext context = Json.MAPPER._serializationContext();
+    private final SerializationContext context = KubernetesJson.mapper()._serializationContext();
     private final Class<?> resource;
     private final Deque<Enclosing> enclosing = new ArrayDeque<>();
 
@@ -159,7 +159,7 @@ final class TypeSchemas {
     private JSONSchemaProps enumSchema(Class<?> type, SchemaPath path) {
         List<JsonNode> values = new ArrayList<>();
         for (Object constant : type.getEnumConstants()) {
-            values.add(Json.MAPPER.valueToTree(constant));
+            values.add(KubernetesJson.mapper().valueToTree(constant));
         }
         String schemaType;
         if (values.stream().allMatch(JsonNode::isString)) {

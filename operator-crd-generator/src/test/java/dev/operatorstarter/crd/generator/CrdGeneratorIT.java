@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.operatorstarter.client.CustomResource;
 import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.KubernetesJson;
 import dev.operatorstarter.client.PatchOptions;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.ResourceType;
@@ -23,13 +24,12 @@ import dev.operatorstarter.crd.generator.shapes.ListAndMapTypes;
 import dev.operatorstarter.crd.generator.shapes.Lists;
 import dev.operatorstarter.crd.generator.shapes.Maps;
 import dev.operatorstarter.crd.generator.shapes.Scalars;
-import dev.operatorstarter.crd.generator.shapes.Shapes;
 import dev.operatorstarter.crd.generator.shapes.Shapes.Shape;
+import dev.operatorstarter.crd.generator.shapes.Shapes;
 import dev.operatorstarter.crd.generator.shapes.StaticSite;
 import dev.operatorstarter.crd.generator.shapes.Times;
 import dev.operatorstarter.crd.generator.shapes.Unstructured;
 import dev.operatorstarter.crd.generator.shapes.Widgets;
-import dev.operatorstarter.internal.Json;
 import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.Eventually;
 import dev.operatorstarter.test.KubernetesTest;
@@ -70,6 +70,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The generated CRDs against a real API server: every shape's CRD is accepted and Established;
@@ -136,9 +137,10 @@ class CrdGeneratorIT {
                 configMap, new ContainerBuilder().withName("sidecar").withImage("busybox").withArgs("sleep", "1")
                         .addNewPort().withContainerPort(8080).endPort().withNewResources()
                         .addToLimits("memory", new Quantity("64Mi")).endResources().build()));
-        roundTrip(namespace, new Unstructured(), new Unstructured.Spec(Json.MAPPER.valueToTree(Map.of("any", 1)),
-                List.of("o", 2), Json.MAPPER.createObjectNode().put("free", "form"),
-                Json.MAPPER.createArrayNode().add(1).add("two"), Map.of("nested", Map.of("deep", List.of(1))),
+        JsonMapper json = KubernetesJson.mapper();
+        roundTrip(namespace, new Unstructured(), new Unstructured.Spec(json.valueToTree(Map.of("any", 1)),
+                List.of("o", 2), json.createObjectNode().put("free", "form"),
+                json.createArrayNode().add(1).add("two"), Map.of("nested", Map.of("deep", List.of(1))),
                 List.of(1, "two", Map.of("three", 3)), new Unstructured.Extensible("known"),
                 new Unstructured.Settings(2), null, Map.of("apiVersion", "v1", "kind", "ConfigMap",
                         "metadata", Map.of("name", "raw"), "data", Map.of("a", "b"))));
@@ -386,7 +388,7 @@ class CrdGeneratorIT {
 
     /** The JSON the client writes, read back as a tree (so that 1.5f and 1.5 compare equal, as on the wire). */
     private static JsonNode asJson(Object object) {
-        return Json.MAPPER.readTree(Json.MAPPER.writeValueAsString(object));
+        return KubernetesJson.mapper().readTree(KubernetesJson.mapper().writeValueAsString(object));
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

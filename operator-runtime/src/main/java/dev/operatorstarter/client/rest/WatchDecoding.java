@@ -42,18 +42,17 @@ import tools.jackson.databind.ValueDeserializer;
  * pass the limit, without waiting for its end, so a server or proxy that never ends a line cannot
  * fill the heap.
  *
- * <p><b>Not API.</b> Applications watch through {@link Request#watch} or a resource client. This
- * class is public only so that the benchmarks module's {@code DecodeBenchmark} can compare the decoder
- * with a plain Jackson parse of the same bytes with no network in between (through
- * {@code Request.watch} it would measure an HTTP exchange too); it may change in any release.
+ * <p>Applications watch through {@link Request#watch} or a resource client. The benchmarks'
+ * {@code DecodeBenchmark} measures this decoder through {@code Request.watch} too, with an
+ * interceptor ({@link ClientOptions#interceptors()}) that answers from memory instead of a network.
  */
-public final class WatchDecoding {
+final class WatchDecoding {
 
     private WatchDecoding() {
     }
 
     /** {@link #decode(Flux, JavaType, String, int)} with the default limit on one event, 16 MiB. */
-    public static <T> Flux<WatchEvent<T>> decode(Flux<DataBuffer> chunks, JavaType type, String source) {
+    static <T> Flux<WatchEvent<T>> decode(Flux<DataBuffer> chunks, JavaType type, String source) {
         return decode(chunks, type, source, ClientOptions.SIXTEEN_MIB);
     }
 
@@ -64,7 +63,7 @@ public final class WatchDecoding {
      * {@code source}, or a {@link JacksonException} for a line that is not JSON (the transport
      * names the request for it).
      */
-    public static <T> Flux<WatchEvent<T>> decode(Flux<DataBuffer> chunks, JavaType type, String source,
+    static <T> Flux<WatchEvent<T>> decode(Flux<DataBuffer> chunks, JavaType type, String source,
             int maxEventBytes) {
         if (maxEventBytes < 1) {
             throw new IllegalArgumentException("maxEventBytes must be at least 1 byte, was " + maxEventBytes);

@@ -17,7 +17,8 @@
  *       a lease lock and a leadership term, are in {@code dev.operatorstarter.testing}, shipped as
  *       the {@code operator-runtime-testing} artifact (added with test scope).</li>
  *   <li>{@code dev.operatorstarter.manager}: the {@code Manager}, which runs informers, leader
- *       election, events and controllers in order and stops them in reverse.</li>
+ *       election, events and runnables in groups in order and stops them in reverse, and its
+ *       controller builder {@code Manager.controller(T)}, the front door for controllers.</li>
  *   <li>{@code dev.operatorstarter.crd}: annotations that describe a custom resource class for the
  *       CRD generator (module {@code operator-crd-generator}): printer columns, defaults, CEL
  *       rules, list and map types. Annotations only; it uses nothing else.</li>
@@ -26,7 +27,7 @@
  *       review to its answer; serving them is the starter's part.</li>
  *   <li>{@code dev.operatorstarter.sharding}: one controller's objects spread over the replicas
  *       of a ring (consistent hashing, the assignment labels, each replica's membership, the
- *       leader's assigner), behind the {@code Sharding} facade that the {@code Manager} runs. The
+ *       leader's assigner), behind the {@code Sharding} facade, a plug-in of the {@code Manager}. The
  *       starter wires it with {@code operator.sharding.enabled}
  *       ({@code OperatorShardingAutoConfiguration}).</li>
  *   <li>{@code dev.operatorstarter.internal}: machinery the packages share (JSON, PEM, backoff, the
@@ -43,7 +44,7 @@
  * {@code leaderelection} and {@code event} use only {@code client}; every package may use
  * {@code time} and {@code internal}, which use nothing else but {@code internal} &rarr;
  * {@code time}; {@code crd} uses nothing else of ours; {@code webhook} uses only {@code time} and
- * {@code internal}; {@code sharding} uses {@code controller} and what it uses, and
- * {@code leaderelection}; nothing uses {@code manager}. {@code ArchitectureTest} (a unit test) enforces it.
+ * {@code internal}; {@code manager} uses all of those but nothing above it; {@code sharding} is a
+ * plug-in above {@code manager} (its extension points), and the only package that uses it. {@code ArchitectureTest} (a unit test) enforces it.
  */
 package dev.operatorstarter;

@@ -9,31 +9,22 @@ import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ControllerDecorator;
 import dev.operatorstarter.leaderelection.LeaderCallbacks;
-import dev.operatorstarter.leaderelection.Leadership;
 import dev.operatorstarter.leaderelection.ResourceLock;
 import dev.operatorstarter.manager.ControllerExtension;
 import dev.operatorstarter.manager.ControllerLayout;
-import dev.operatorstarter.manager.ManagedRunnable;
 import dev.operatorstarter.manager.ManagerPlugin;
-import dev.operatorstarter.manager.MemberTerms;
 import dev.operatorstarter.manager.RunnableGroup;
 import dev.operatorstarter.client.ResourceType;
-import java.time.Duration;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One replica's part in a ring: its membership (a Lease of its own, campaigned for on the replica's
@@ -63,8 +54,6 @@ import org.slf4j.LoggerFactory;
  * member elector to stop (at most the renew deadline plus two retry periods).
  */
 public final class Sharding implements ManagerPlugin, ControllerExtension {
-
-    private static final Logger log = LoggerFactory.getLogger(Sharding.class);
 
     private enum State { NEW, STARTED, CLOSED }
 
@@ -207,51 +196,15 @@ public final class Sharding implements ManagerPlugin, ControllerExtension {
                 throw new IllegalStateException("register " + resource.resource() + " with the sharding of ring "
                         + ring() + " before decorating its controller: the assigner assigns only registered resources");
             }
-            Map<String, List<Indexer<?>>> byResource = ownedCaches(resource, owned);
+            Map<String, List<Indexer<?>>> byResource = OwnedCaches.byResource(informers, resource, owned);
             ShardDecorator<T> decorator = new ShardDecorator<>(labels,
                     client.resources(resource.type()).withDeadline(options.retryPeriod()),
                     new ArrivalCheck(options.arrivalTimeout(), options.timeSource()),
-                    (key, ownedResource) -> children(byResource.get(ownedResource), resource.ownerIndex(), key),
+                    (key, ownedResource) -> OwnedCaches.children(byResource.get(ownedResource), resource.ownerIndex(), key),
                     () -> options.metrics().drainAcknowledged(ring(), resource.resource()));
             decorated.add(resource);
             return decorator;
         }
-    }
-
-    /** {@code owned}'s caches by {@code plural[.group]}, each indexed by owner; checked against what {@code resource} owns. */
-    private Map<String, List<Indexer<?>>> ownedCaches(ShardedResource<?> resource,
-            List<? extends SharedIndexInformer<?>> owned) {
-        Set<String> declared = resource.owned().stream().map(o -> o.resource().groupResource())
-                .collect(Collectors.toCollection(TreeSet::new));
-        Map<String, List<Indexer<?>>> byResource = new LinkedHashMap<>();
-        for (SharedIndexInformer<?> informer : owned) {
-            GroupVersionResource cached = informers.resourceOf(informer).orElseThrow(() -> new IllegalArgumentException(
-                    "the owned informer " + informer.name() + " was not made on the sharding's informer factory"));
-            if (!declared.contains(cached.groupResource())) {
-                throw new IllegalArgumentException("the owned informer " + informer.name() + " caches "
-                        + cached.groupResource() + ", which " + resource.resource() + " does not own: declare it with "
-                        + "ShardedResource.owning, so the assigner moves those objects with their owner");
-            }
-            resource.indexOwners(informer);
-            byResource.computeIfAbsent(cached.groupResource(), r -> new ArrayList<>()).add(informer.indexer());
-        }
-        Set<String> missing = new TreeSet<>(declared);
-        missing.removeAll(byResource.keySet());
-        if (!missing.isEmpty()) {
-            throw new IllegalArgumentException(resource.resource() + " owns " + missing + ", for which no owned "
-                    + "informer was given: a moved-in object would wait for those children until the arrival timeout");
-        }
-        return byResource;
-    }
-
-    /** How many objects {@code caches} hold whose owner is {@code ownerKey}, each counted once. */
-    private static int children(@Nullable List<Indexer<?>> caches, String ownerIndex, String ownerKey) {
-        if (caches == null) {
-            return 0;
-        }
-        Set<String> keys = new HashSet<>();
-        caches.forEach(cache -> keys.addAll(cache.indexKeys(ownerIndex, ownerKey)));
-        return keys.size();
     }
 
     /**
@@ -307,24 +260,8 @@ public final class Sharding implements ManagerPlugin, ControllerExtension {
             throw new IllegalStateException("the manager must run the informer factory the sharding of ring "
                     + ring() + " was built on (it watches the ring's member Leases there)");
         }
-        manager.add(new AssignerRunnable(), RunnableGroup.LEADER_TERM);
-        manager.memberTerms(new MemberTerms() {
-            @Override
-            public void start(LeaderCallbacks terms) {
-                Sharding.this.start(terms);
-            }
-
-            @Override
-            public void end(boolean drained) {
-                if (drained) {
-                    close();
-                } else {
-                    log.warn("Some reconciles of the shard's controllers did not finish in time: leaving member lease "
-                            + "{} to expire instead of releasing it", member.lease());
-                    abandon();
-                }
-            }
-        });
+        manager.add(new AssignerRunnable(assigner, ring()), RunnableGroup.LEADER_TERM);
+        manager.memberTerms(new MemberTermsOfRing(this));
     }
 
     /** Sharded controllers run in the terms of this replica's member Lease. */
@@ -355,25 +292,6 @@ public final class Sharding implements ManagerPlugin, ControllerExtension {
         }
         register(resource);
         return decorator(resource, layout.ownedInformers());
-    }
-
-    /** The assigner as a runnable of the leader's terms. */
-    private final class AssignerRunnable implements ManagedRunnable {
-        @Override
-        public String name() {
-            return "assigner of ring " + ring();
-        }
-
-        @Override
-        public void start(Leadership term) {
-            assigner.onStartedLeading(term);
-        }
-
-        @Override
-        public boolean stop(Duration drain) {
-            assigner.onStoppedLeading();
-            return true;
-        }
     }
 
     /** This replica's membership: its phase, and the current term for reconcilers that check it before side effects. */
@@ -463,37 +381,6 @@ public final class Sharding implements ManagerPlugin, ControllerExtension {
     @Override
     public String toString() {
         return "Sharding[ring " + ring() + ", " + member + "]";
-    }
-
-    /** The member elector's callbacks: the shard's controllers once started, and the member metric. */
-    private static final class ShardCallbacks implements LeaderCallbacks {
-        private final ShardingOptions options;
-        volatile LeaderCallbacks target = new LeaderCallbacks() {
-            @Override
-            public void onStartedLeading(Leadership leadership) {
-            }
-        };
-
-        ShardCallbacks(ShardingOptions options) {
-            this.options = options;
-        }
-
-        @Override
-        public void onStartedLeading(Leadership leadership) {
-            options.metrics().member(options.ring(), true);
-            target.onStartedLeading(leadership);
-        }
-
-        @Override
-        public void onStoppedLeading() {
-            options.metrics().member(options.ring(), false);
-            target.onStoppedLeading();
-        }
-
-        @Override
-        public void onNewLeader(String identity) {
-            target.onNewLeader(identity);
-        }
     }
 
     /** Builds a {@link Sharding}; starts nothing. Not thread-safe. */

@@ -9,6 +9,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -24,6 +25,7 @@ public final class WebhooksNotServedAutoConfiguration {
     private static final Logger log = LoggerFactory.getLogger(WebhooksNotServedAutoConfiguration.class);
 
     @Bean
+    @ConditionalOnMissingBean(name = "webhooksNotServedWarning")
     static SmartInitializingSingleton webhooksNotServedWarning(ConfigurableListableBeanFactory beanFactory) {
         return () -> {
             List<String> beans = unserved(beanFactory);

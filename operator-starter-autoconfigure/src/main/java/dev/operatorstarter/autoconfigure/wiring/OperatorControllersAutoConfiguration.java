@@ -150,6 +150,7 @@ public final class OperatorControllersAutoConfiguration {
      */
     @Bean
     @ConditionalOnBooleanProperty(name = "operator.permission-check.enabled", matchIfMissing = true)
+    @ConditionalOnMissingBean
     PermissionCheck operatorPermissionCheck(KubernetesClient client, ReconcilerDefinitions definitions,
             ReconcilerScopes scopes, OperatorProperties properties, ObjectProvider<EventBroadcaster> events,
             ObjectProvider<LeaseSettings> lease, ObjectProvider<ShardSettings> ring) {

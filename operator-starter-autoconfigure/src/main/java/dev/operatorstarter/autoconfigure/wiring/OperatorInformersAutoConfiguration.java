@@ -32,6 +32,7 @@ import org.springframework.context.annotation.Bean;
 public final class OperatorInformersAutoConfiguration {
 
     @Bean
+    @ConditionalOnMissingBean
     static ReconcilerRegistrar operatorReconcilerRegistrar() {
         return new ReconcilerRegistrar();
     }

@@ -3,10 +3,9 @@ package dev.operatorstarter.autoconfigure.wiring;
 import dev.operatorstarter.autoconfigure.LeaderElectionCustomizer;
 import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.client.config.ClientConfig;
-import dev.operatorstarter.leaderelection.LeaderElector;
-import dev.operatorstarter.manager.Manager;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
@@ -23,6 +22,7 @@ import org.springframework.core.env.Environment;
 public final class OperatorLeaderElectionAutoConfiguration {
 
     @Bean
+    @ConditionalOnMissingBean
     LeaseSettings operatorLeaseSettings(OperatorProperties properties, ClientConfig config, Environment environment) {
         return LeaseSettings.of(properties.leaderElection(), config.namespace(),
                 environment.getProperty("spring.application.name"), System.getenv());

@@ -3,12 +3,10 @@ package dev.operatorstarter.autoconfigure.wiring;
 import dev.operatorstarter.autoconfigure.InvalidShardingException;
 import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.autoconfigure.ShardingCustomizer;
-import dev.operatorstarter.autoconfigure.wiring.ReconcilerRegistrar.ReconcilerDefinitions;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.sharding.Sharding;
 import dev.operatorstarter.sharding.ShardingOptions;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -21,7 +19,7 @@ import org.springframework.core.env.Environment;
 /**
  * Sharding (when {@code operator.sharding.enabled}): this replica's member of the ring
  * ({@link ShardSettings}), the runtime's {@link Sharding} on the operator's informer factory
- * (shaped by every {@link ShardingCustomizer}), and which reconcilers are sharded. The manager
+ * (shaped by every {@link ShardingCustomizer}), installed in the manager as a plug-in. The manager
  * runs it: the member campaigns once the caches synced, the leader runs the assigner, and a
  * member whose Lease was taken closes the application (it may have been declared dead; a new
  * process joins as a new member).
@@ -34,6 +32,7 @@ import org.springframework.core.env.Environment;
 public final class OperatorShardingAutoConfiguration {
 
     @Bean
+    @ConditionalOnMissingBean
     ShardSettings operatorShardSettings(OperatorProperties properties, ObjectProvider<LeaseSettings> lease,
             Environment environment) {
         return ShardSettings.of(properties.sharding(), lease.getIfAvailable(),

@@ -41,7 +41,8 @@ record ManagedController(Controller<?> controller) implements ManagedRunnable {
 
     ControllerStatus status(Runnables runnables) {
         return new ControllerStatus(controller.name(), controller.type().groupVersionResource().groupResource(),
-                controller.isRunning(), controller.queueDepth(), runnables.startError(this), runnables.group(),
-                controller.reconciles(), controller.failedReconciles());
+                controller.isRunning(), controller.queueDepth(), runnables.startError(this),
+                runnables.group() == RunnableGroup.MEMBER_TERM, controller.reconciles(), controller.failedReconciles(),
+                runnables.group());
     }
 }

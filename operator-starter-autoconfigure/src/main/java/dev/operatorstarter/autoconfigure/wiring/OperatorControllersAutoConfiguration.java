@@ -13,11 +13,7 @@ import dev.operatorstarter.leaderelection.LeaseLock;
 import dev.operatorstarter.manager.Manager;
 import dev.operatorstarter.manager.ManagerBuilder;
 import dev.operatorstarter.manager.ManagerOptions;
-import dev.operatorstarter.rbac.AccessRules;
-import dev.operatorstarter.rbac.OperatorAccess;
 import dev.operatorstarter.sharding.Sharding;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.observation.ObservationRegistry;
@@ -39,8 +35,8 @@ import org.springframework.core.task.VirtualThreadTaskExecutor;
  * The controllers and their lifecycle: the runtime's {@link Manager} (informers, events, leader
  * election, sharding), one controller per {@link Reconciler} bean built through its controller
  * builder ({@link ReconcilerControllers}, shaped by every {@link ControllerCustomizer}), the
- * {@link OperatorStatus} view, the start-up permission check, and the {@link OperatorLifecycle}
- * that starts and closes the manager with the application context.
+ * {@link OperatorStatus} view, and the {@link OperatorLifecycle} that starts and closes the manager
+ * with the application context (after the {@link PermissionCheck}, when there is one).
  */
 @AutoConfiguration(after = { OperatorInformersAutoConfiguration.class, OperatorEventsAutoConfiguration.class,
         OperatorLeaderElectionAutoConfiguration.class, OperatorMetricsAutoConfiguration.class })
@@ -140,43 +136,5 @@ public final class OperatorControllersAutoConfiguration {
     OperatorLifecycle operatorLifecycle(ReconcilerControllers controllers, OperatorProperties properties,
             ObjectProvider<PermissionCheck> permissionCheck) {
         return new OperatorLifecycle(controllers.manager(), properties.informers(), permissionCheck.getIfAvailable());
-    }
-
-    /**
-     * What the operator asks the API server for before its informers start: where each controller
-     * reconciles, its caches, writes and {@code @Permission}s (and the Events it records, and
-     * sharding's label patches); in the Lease's namespace, the leader Lease; in the ring's, the
-     * member Leases. The same derivation as the RBAC the build writes ({@link OperatorAccess}).
-     */
-    @Bean
-    @ConditionalOnBooleanProperty(name = "operator.permission-check.enabled", matchIfMissing = true)
-    @ConditionalOnMissingBean
-    PermissionCheck operatorPermissionCheck(KubernetesClient client, ReconcilerDefinitions definitions,
-            ReconcilerScopes scopes, OperatorProperties properties, ObjectProvider<EventBroadcaster> events,
-            ObjectProvider<LeaseSettings> lease, ObjectProvider<ShardSettings> ring) {
-        Map<String, AccessRules> needs = new LinkedHashMap<>();
-        ShardSettings shards = ring.getIfAvailable();
-        boolean recording = events.getIfAvailable() != null;
-        for (ReconcilerDefinition definition : definitions.all()) {
-            AccessRules rules = definition.access();
-            if (recording) {
-                rules = rules.and(OperatorAccess.events());
-            }
-            if (shards != null && shards.shards(definition.controllerName())) {
-                rules = rules.and(OperatorAccess.sharded(definition.controllerName(), definition.resource(),
-                        definition.ownedResources()));
-            }
-            for (String namespace : scopes.watchedNamespaces(definition)) {
-                needs.merge(namespace, rules, AccessRules::and);
-            }
-        }
-        LeaseSettings settings = lease.getIfAvailable();
-        if (settings != null && !definitions.all().isEmpty()) {
-            needs.merge(settings.namespace(), OperatorAccess.leaderElection(settings.name()), AccessRules::and);
-        }
-        if (shards != null) {
-            needs.merge(shards.namespace(), OperatorAccess.shardMembers(), AccessRules::and);
-        }
-        return new PermissionCheck(client, needs, properties.permissionCheck().timeout());
     }
 }

@@ -95,9 +95,18 @@ class OperatorAutoConfigurationTest {
                         OperatorClientAutoConfiguration.class, OperatorInformersAutoConfiguration.class,
                         OperatorEventsAutoConfiguration.class, OperatorLeaderElectionAutoConfiguration.class,
                         OperatorShardingAutoConfiguration.class, OperatorControllersAutoConfiguration.class,
+                        OperatorPermissionCheckAutoConfiguration.class,
                         OperatorHealthContributorAutoConfiguration.class, OperatorEndpointAutoConfiguration.class))
                 .withPropertyValues("operator.client.kubeconfig=" + Kubeconfigs.twoContexts(folder),
                         "operator.informers.wait-for-sync-on-startup=false");
+    }
+
+    @Test
+    void thePermissionCheckIsOnByDefaultAndCanBeSwitchedOff() {
+        runner().run(context -> assertThat(context).hasNotFailed().hasSingleBean(PermissionCheck.class));
+        runner().withPropertyValues("operator.permission-check.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(PermissionCheck.class)
+                        .hasSingleBean(OperatorLifecycle.class));
     }
 
     @Test

@@ -102,8 +102,7 @@ public final class OperatorControllersAutoConfiguration {
                 LeaderElectionConfig.Builder config = LeaderElectionConfig
                         .builder(LeaseLock.of(client, settings.namespace(), settings.name(), settings.identity()),
                                 callbacks)
-                        .leaseDuration(election.leaseDuration()).renewDeadline(election.renewDeadline())
-                        .retryPeriod(election.retryPeriod()).releaseOnClose(election.releaseOnShutdown())
+                        .timing(election.timing()).releaseOnClose(election.releaseOnShutdown())
                         .name(settings.name()).metrics(OperatorMetrics.of(metrics).leaders());
                 customizers.orderedStream().forEach(customizer -> customizer.customize(config));
                 return new LeaderElector(config.build());

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ListPager<T extends HasMetadata> {
 
-    private static final Logger log = LoggerFactory.getLogger(ListPager.class);
+    private static final Logger log = LoggerFactory.getLogger(Reflector.class); // the reflector's log, as before
 
     /** Where the pages go, as they come. */
     interface Pages<T> {

@@ -227,8 +227,8 @@ final class Reflector<T extends HasMetadata> {
         StreamingList<T> initial = new StreamingList<>(options.timeSource().nanoTime());
         Outcome result;
         try {
-            Outcome streamed = consume(listerWatcher.watch(StreamingList.options(resourceVersion, watchTimeoutSeconds())),
-                    resourceVersion, initial);
+            ListOptions watchOptions = StreamingList.options(resourceVersion, watchTimeoutSeconds());
+            Outcome streamed = consume(listerWatcher.watch(watchOptions), resourceVersion, initial);
             result = initial.result(name, resourceVersion, streamed);
         } catch (StreamingList.Unsupported e) {
             result = null;
@@ -264,8 +264,10 @@ final class Reflector<T extends HasMetadata> {
         int count = 0;
         int delivered = 0; // events other than errors: proof that the watch opened
         metrics.watchStarted(name);
-        try (StallWatchdog<WatchEvent<T>> stream = StallWatchdog.watch(events.doOnSubscribe(subscription -> watching = true)
-                .takeUntilOther(stopSignal.asMono()), options.stallTimeout(), options.timeSource(), PREFETCH)) {
+        Flux<WatchEvent<T>> untilStopped = events.doOnSubscribe(subscription -> watching = true)
+                .takeUntilOther(stopSignal.asMono());
+        try (StallWatchdog<WatchEvent<T>> stream = StallWatchdog.watch(untilStopped, options.stallTimeout(),
+                options.timeSource(), PREFETCH)) {
             while (stream.hasNext()) {
                 WatchEvent<T> event = stream.next();
                 count++;
@@ -302,9 +304,7 @@ final class Reflector<T extends HasMetadata> {
                     }
                 }
             }
-        } catch (StreamingList.Unsupported e) {
-            throw e;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException e) { // failed() throws StreamingList.Unsupported out of here
             return failed(Exceptions.unwrap(e), fromVersion, version, delivered, started, initial);
         } finally {
             watching = false;

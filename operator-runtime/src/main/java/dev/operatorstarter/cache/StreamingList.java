@@ -120,6 +120,7 @@ final class StreamingList<T extends HasMetadata> {
                         new IllegalStateException("stream ended"))
                 : new ReflectorException.ListFailed(name, prefix + "failed: "
                         + Reflector.describe(cause.getCause() == null ? cause : cause.getCause()), cause);
-        return streamed instanceof Outcome.WatchExpired ? new Outcome.ListExpired(error) : new Outcome.ListFailed(error);
+        return streamed instanceof Outcome.WatchExpired ? new Outcome.ListExpired(error)
+                : new Outcome.ListFailed(error);
     }
 }

@@ -1,5 +1,6 @@
 package dev.operatorstarter.cache;
 
+import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.ApiException;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import java.io.IOException;
@@ -59,6 +60,14 @@ final class Failures {
             }
         }
         return false;
+    }
+
+    /**
+     * True when the resourceVersion or continue token a request read from is gone: 410 Gone, or
+     * "too old resource version" (expired). The answer is to read again from a newer version.
+     */
+    static boolean expired(Throwable error) {
+        return ApiErrors.isResourceExpired(error) || ApiErrors.isGone(error);
     }
 
     /** The delay the server asked for ({@code Retry-After} or {@code retryAfterSeconds}: 429, 503, 504), if any. */

@@ -1,8 +1,6 @@
 package dev.operatorstarter.cache;
 
 import dev.operatorstarter.cache.ReflectorState.Outcome;
-import dev.operatorstarter.client.ResourceList;
-import dev.operatorstarter.client.rest.ApiErrors;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.ResponseTooLargeException;
@@ -14,24 +12,17 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
-import reactor.core.publisher.Signal;
 import reactor.core.publisher.Sinks;
 
 /**
@@ -55,14 +46,17 @@ final class Reflector<T extends HasMetadata> {
 
     private static final Logger log = LoggerFactory.getLogger(Reflector.class);
     private static final Duration SHORT_WATCH = Duration.ofSeconds(1);
+    /** Watch events decoded ahead of the FIFO. */
+    private static final int PREFETCH = 64;
 
     private final String name;
     private final ListerWatcher<T> listerWatcher;
     private final DeltaFifo<T> fifo;
-    private final UnaryOperator<T> transform;
+    private final IsolatedTransform<T> transform;
     private final ReflectorOptions options;
     private final ReflectorMetrics metrics;
     private final Backoff backoff;
+    private final ListPager<T> pager;
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
     /** Raised by {@link #stop()}; ends the wait of a backoff early. */
     private final StopSignal stop = new StopSignal();
@@ -83,12 +77,13 @@ final class Reflector<T extends HasMetadata> {
         this.name = Objects.requireNonNull(name, "name");
         this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
         this.fifo = Objects.requireNonNull(fifo, "fifo");
-        this.transform = Objects.requireNonNull(transform, "transform");
+        this.transform = new IsolatedTransform<>(name, transform, metrics);
         this.options = Objects.requireNonNull(options, "options");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.backoff = new Backoff(options.initialBackoff(), options.maxBackoff(), options.unreachableBackoff(),
                 options.backoffReset(), options.timeSource(), () -> ThreadLocalRandom.current().nextDouble());
         this.streamingList = options.streamingList();
+        this.pager = new ListPager<>(name, listerWatcher, options.pageSize());
     }
 
     /** Lists and watches until {@link #stop()}; returns then. */
@@ -159,20 +154,7 @@ final class Reflector<T extends HasMetadata> {
     }
 
     private void report(Outcome outcome) {
-        ReflectorException error = null;
-        if (outcome instanceof Outcome.ListFailed failed) {
-            error = failed.error();
-        } else if (outcome instanceof Outcome.ListExpired expired) {
-            error = expired.error();
-        } else if (outcome instanceof Outcome.WatchFailed failed) {
-            error = failed.error();
-        } else if (outcome instanceof Outcome.WatchCut cut) {
-            error = cut.error();
-        } else if (outcome instanceof Outcome.WatchExpired expired) {
-            error = expired.error();
-        } else if (outcome instanceof Outcome.WatchStalled stalled) {
-            error = stalled.error();
-        }
+        ReflectorException error = outcome.error();
         if (outcome instanceof Outcome.Listed || outcome instanceof Outcome.WatchCut
                 || outcome instanceof Outcome.WatchStalled
                 || outcome instanceof Outcome.WatchEnded ended && ended.healthy()) {
@@ -213,165 +195,50 @@ final class Reflector<T extends HasMetadata> {
         Set<String> unread = new HashSet<>();
         String listVersion;
         try {
-            listVersion = listPages(resourceVersion, items, unread);
+            listVersion = pager.list(resourceVersion, new ListPager.Pages<>() {
+                @Override
+                public void add(List<T> page) {
+                    transform.applyAll(page, items, unread);
+                }
+
+                @Override
+                public void discard() {
+                    items.clear();
+                    unread.clear();
+                }
+            });
         } catch (RuntimeException e) {
             String message = "list from resourceVersion \"" + resourceVersion + "\" failed: " + describe(e);
             ReflectorException error = new ReflectorException.ListFailed(name, message, e);
-            return isExpired(e) ? new Outcome.ListExpired(error) : new Outcome.ListFailed(error);
+            return Failures.expired(e) ? new Outcome.ListExpired(error) : new Outcome.ListFailed(error);
         }
         fifo.replace(items, unread);
         advance(listVersion);
-        metrics.listed(name, Duration.ofNanos(options.timeSource().nanoTime() - started), items.size());
+        metrics.listed(name, options.timeSource().since(started), items.size());
         log.debug("{}: listed {} objects at resourceVersion {}", name, items.size(), listVersion);
         return new Outcome.Listed(listVersion);
     }
 
     /**
-     * Fills {@code items} page by page, and {@code unread} with the keys of the objects the
-     * transform failed on; returns the list's resourceVersion.
-     */
-    private String listPages(String resourceVersion, List<T> items, Set<String> unread) {
-        ListOptions first = ListOptions.builder().limit(options.pageSize()).resourceVersion(resourceVersion)
-                .resourceVersionMatch(resourceVersion.isEmpty() ? null : "NotOlderThan").build();
-        ResourceList<T> page = listerWatcher.list(first);
-        String listVersion = page.resourceVersion();
-        addAll(items, unread, page);
-        while (!page.continueToken().isEmpty()) {
-            ListOptions next = ListOptions.builder().limit(options.pageSize()).continueToken(page.continueToken())
-                    .build();
-            try {
-                page = listerWatcher.list(next);
-            } catch (ApiException e) {
-                if (!isExpired(e)) {
-                    throw e;
-                }
-                // The continue token outlived etcd's compaction window: take everything in one
-                // request instead (client-go's pager does the same).
-                log.info("{}: continue token expired after {} objects; listing everything in one request", name,
-                        items.size());
-                items.clear();
-                unread.clear();
-                page = listerWatcher.list(ListOptions.builder().resourceVersion(resourceVersion)
-                        .resourceVersionMatch(resourceVersion.isEmpty() ? null : "NotOlderThan").build());
-                addAll(items, unread, page);
-                return page.resourceVersion();
-            }
-            addAll(items, unread, page);
-        }
-        return listVersion;
-    }
-
-    private void addAll(List<T> items, Set<String> unread, ResourceList<T> page) {
-        for (T item : page.items()) {
-            T transformed = transformed(item, "listed");
-            if (transformed != null) {
-                items.add(transformed);
-            } else {
-                unread.add(Keys.of(item));
-            }
-        }
-    }
-
-    /**
-     * The object after the transform, or null when the transform threw: then the failure is
-     * logged once with the object's key and counted, and the caller leaves the object out (the
-     * cache keeps its previous version), as client-go does with a watch event its store rejects.
-     */
-    private @Nullable T transformed(T object, String how) {
-        try {
-            return transform.apply(object);
-        } catch (RuntimeException e) {
-            log.error("{}: the transform failed on {} object {} (resourceVersion {}); skipped, the cache keeps its "
-                    + "previous version", name, how, keyOf(object), object.getMetadata() == null ? null
-                    : object.getMetadata().getResourceVersion(), e);
-            metrics.processingError(name, "transform");
-            return null;
-        }
-    }
-
-    private static String keyOf(HasMetadata object) {
-        try {
-            return Keys.of(object);
-        } catch (RuntimeException e) {
-            return "(no key)";
-        }
-    }
-
-    /**
-     * A streaming list: a watch that starts with the current state as ADDED events and marks their
-     * end with a bookmark, then goes on as a normal watch. Returns null when the server does not
-     * support it (the caller lists instead, and so does every later relist).
+     * A streaming list ({@link StreamingList}). Returns null when the server does not support it
+     * (the caller lists instead, and so does every later relist).
      */
     private @Nullable Outcome streamList(String resourceVersion) {
-        ListOptions watchOptions = ListOptions.builder().resourceVersion(resourceVersion)
-                .resourceVersionMatch("NotOlderThan").sendInitialEvents(true).allowWatchBookmarks(true)
-                .timeoutSeconds(watchTimeoutSeconds()).build();
-        InitialEvents<T> initial = new InitialEvents<>(options.timeSource().nanoTime());
-        Outcome outcome;
+        StreamingList<T> initial = new StreamingList<>(options.timeSource().nanoTime());
+        Outcome result;
         try {
-            outcome = consume(listerWatcher.watch(watchOptions), resourceVersion, initial);
-        } catch (StreamingUnsupported e) {
-            outcome = null;
+            ListOptions watchOptions = StreamingList.options(resourceVersion, watchTimeoutSeconds());
+            Outcome streamed = consume(listerWatcher.watch(watchOptions), resourceVersion, initial);
+            result = initial.result(name, resourceVersion, streamed);
+        } catch (StreamingList.Unsupported e) {
+            result = null;
             log.info("{}: the server does not support streaming lists ({}); using paginated lists", name,
                     e.getMessage());
         }
-        if (outcome == null || (!initial.done && isUnsupported(outcome))) {
+        if (result == null) {
             streamingList = false;
-            return null;
         }
-        if (initial.done) {
-            return outcome;
-        }
-        if (outcome instanceof Outcome.StopRequested) {
-            return outcome;
-        }
-        // The stream ended before its initial events did: a failed list.
-        ReflectorException cause = errorOf(outcome);
-        ReflectorException error = new ReflectorException.ListFailed(name, "streaming list from resourceVersion \""
-                + resourceVersion + "\" " + (cause == null ? "ended before its initial events did" : "failed: "
-                + describe(cause.getCause() == null ? cause : cause.getCause())), cause == null ? new IllegalStateException("stream ended") : cause);
-        return outcome instanceof Outcome.WatchExpired ? new Outcome.ListExpired(error) : new Outcome.ListFailed(error);
-    }
-
-    private static boolean isUnsupported(Outcome outcome) {
-        ReflectorException error = errorOf(outcome);
-        Throwable cause = error == null ? null : error.getCause();
-        return cause != null && (ApiErrors.isBadRequest(cause) || ApiErrors.isInvalid(cause));
-    }
-
-    private static @Nullable ReflectorException errorOf(Outcome outcome) {
-        if (outcome instanceof Outcome.WatchFailed failed) {
-            return failed.error();
-        }
-        if (outcome instanceof Outcome.WatchCut cut) {
-            return cut.error();
-        }
-        if (outcome instanceof Outcome.WatchExpired expired) {
-            return expired.error();
-        }
-        if (outcome instanceof Outcome.WatchStalled stalled) {
-            return stalled.error();
-        }
-        return null;
-    }
-
-    /** The objects of a streaming list's initial events, until its end bookmark. */
-    private static final class InitialEvents<T> {
-        final long startedNanos;
-        final Map<String, T> objects = new LinkedHashMap<>();
-        /** Keys of objects the transform failed on (and that have no earlier state in {@link #objects}). */
-        final Set<String> unread = new HashSet<>();
-        boolean done;
-
-        InitialEvents(long startedNanos) {
-            this.startedNanos = startedNanos;
-        }
-    }
-
-    private static final class StreamingUnsupported extends RuntimeException {
-        StreamingUnsupported(String message) {
-            super(message, null, false, false);
-        }
+        return result;
     }
 
     // ---- watch
@@ -388,56 +255,28 @@ final class Reflector<T extends HasMetadata> {
     }
 
     /**
-     * {@code events}, failing with a {@link TimeoutException} once {@code stall} passes without one.
-     * One timer at a time, due when the stall would be, instead of a new timer for every event
-     * ({@code Flux.timeout} schedules and cancels one per event, which costs more than decoding
-     * it): each event only notes when it came; when the timer fires it either fails the stream or
-     * is set again for what is left of the stall since the last event.
+     * Reads one watch stream to its end, feeding the FIFO (or, while {@code initial} collects a
+     * streaming list's initial events, that list); returns how it ended.
      */
-    static <E> Flux<E> failWhenStalled(Flux<E> events, Duration stall) {
-        long stallNanos = stall.toNanos();
-        return Flux.defer(() -> {
-            AtomicLong lastEvent = new AtomicLong(System.nanoTime());
-            Flux<Void> watchdog = Mono.defer(() -> {
-                long left = lastEvent.get() + stallNanos - System.nanoTime();
-                return left <= 0 ? Mono.<Void>error(new TimeoutException("no event for " + stall))
-                        : Mono.delay(Duration.ofNanos(left)).then();
-            }).repeat();
-            return events.doOnNext(event -> lastEvent.lazySet(System.nanoTime())).takeUntilOther(watchdog);
-        });
-    }
-
-    /** Reads one watch stream to its end, feeding the FIFO; returns how it ended. */
-    private Outcome consume(Flux<WatchEvent<T>> events, String fromVersion, @Nullable InitialEvents<T> initial) {
+    private Outcome consume(Flux<WatchEvent<T>> events, String fromVersion, @Nullable StreamingList<T> initial) {
         String version = fromVersion;
         long started = options.timeSource().nanoTime();
         int count = 0;
         int delivered = 0; // events other than errors: proof that the watch opened
         metrics.watchStarted(name);
-        // Materialized, so that an error comes after the events decoded before it: a blocking
-        // stream would throw it as soon as it arrived, dropping the events still queued.
-        Flux<Signal<WatchEvent<T>>> guarded = failWhenStalled(events
-                .doOnSubscribe(subscription -> watching = true), options.stallTimeout())
-                .takeUntilOther(stopSignal.asMono())
-                .materialize();
-        try (Stream<Signal<WatchEvent<T>>> stream = guarded.toStream(64)) {
-            Iterator<Signal<WatchEvent<T>>> iterator = stream.iterator();
-            while (iterator.hasNext()) {
-                Signal<WatchEvent<T>> signal = iterator.next();
-                if (signal.isOnError()) {
-                    throw Exceptions.propagate(signal.getThrowable());
-                }
-                if (!signal.isOnNext()) {
-                    break; // completed
-                }
-                WatchEvent<T> event = signal.get();
+        Flux<WatchEvent<T>> untilStopped = events.doOnSubscribe(subscription -> watching = true)
+                .takeUntilOther(stopSignal.asMono());
+        try (StallWatchdog<WatchEvent<T>> stream = StallWatchdog.watch(untilStopped, options.stallTimeout(),
+                options.timeSource(), PREFETCH)) {
+            while (stream.hasNext()) {
+                WatchEvent<T> event = stream.next();
                 count++;
-                metrics.watchEvent(name, typeOf(event));
+                metrics.watchEvent(name, event.type());
                 if (event instanceof WatchEvent.Error<T> error) {
                     ApiException exception = error.toException("watch " + name);
                     ReflectorException failure = new ReflectorException.WatchFailed(name,
                             watchFrom(fromVersion, version) + " ended with " + describe(exception), exception);
-                    if (isExpired(exception)) {
+                    if (Failures.expired(exception)) {
                         return new Outcome.WatchExpired(version, failure);
                     }
                     return opened(delivered, started) ? new Outcome.WatchCut(version, failure)
@@ -446,95 +285,88 @@ final class Reflector<T extends HasMetadata> {
                 delivered++;
                 if (event instanceof WatchEvent.Bookmark<T> bookmark) {
                     version = bookmark.resourceVersion();
-                    if (initial != null && !initial.done) {
+                    if (initial != null && initial.collecting()) {
                         if (!bookmark.endsInitialEvents()) {
-                            // A progress bookmark amid the initial events: not their end (client-go
-                            // tolerates it too). The cache reaches nothing until the end bookmark.
-                            continue;
+                            continue; // a progress bookmark amid the initial events: the cache reaches nothing yet
                         }
-                        List<T> objects = new ArrayList<>(initial.objects.values());
-                        initial.objects.clear();
-                        fifo.replace(objects, initial.unread);
-                        initial.done = true;
-                        metrics.listed(name, Duration.ofNanos(options.timeSource().nanoTime() - initial.startedNanos),
-                                objects.size());
-                        log.debug("{}: streamed {} objects at resourceVersion {}", name, objects.size(), version);
+                        int size = initial.finish(fifo);
+                        metrics.listed(name, options.timeSource().since(initial.startedNanos()), size);
+                        log.debug("{}: streamed {} objects at resourceVersion {}", name, size, version);
                     }
                     advance(version);
                     continue;
                 }
-                T raw = objectOf(event);
-                String objectVersion = raw.getMetadata().getResourceVersion();
-                T transformed = transformed(raw, "watched");
-                // A deletion must happen even if the transform fails on its final state.
-                T object = transformed != null ? transformed : event instanceof WatchEvent.Deleted<T> ? raw : null;
-                if (initial != null && !initial.done) {
-                    String key = Keys.of(raw);
-                    if (event instanceof WatchEvent.Deleted<T>) {
-                        initial.objects.remove(key);
-                        initial.unread.remove(key);
-                    } else if (object != null) {
-                        initial.objects.put(key, object);
-                        initial.unread.remove(key);
-                    } else if (!initial.objects.containsKey(key)) {
-                        initial.unread.add(key);
-                    }
-                    if (objectVersion != null) {
-                        version = objectVersion;
-                    }
-                    continue;
-                }
-                if (object != null) { // else skipped: the cache keeps its previous version
-                    if (event instanceof WatchEvent.Added<T>) {
-                        fifo.add(object);
-                    } else if (event instanceof WatchEvent.Modified<T>) {
-                        fifo.update(object);
-                    } else {
-                        fifo.delete(object);
-                    }
-                }
+                String objectVersion = apply(event, initial);
                 if (objectVersion != null) {
                     version = objectVersion;
-                    advance(version);
+                    if (initial == null || !initial.collecting()) {
+                        advance(version);
+                    }
                 }
             }
-        } catch (StreamingUnsupported e) {
-            throw e;
-        } catch (RuntimeException e) {
-            Throwable cause = Exceptions.unwrap(e);
-            if (cause instanceof TimeoutException) {
-                return new Outcome.WatchStalled(version, new ReflectorException.WatchStalled(name,
-                        "watch delivered nothing for " + options.stallTimeout() + " (no event, no bookmark); reopening",
-                        cause));
-            }
-            if (initial != null && !initial.done && (ApiErrors.isBadRequest(cause) || ApiErrors.isInvalid(cause))) {
-                throw new StreamingUnsupported(describe(cause));
-            }
-            ReflectorException error = new ReflectorException.WatchFailed(name,
-                    watchFrom(fromVersion, version) + " failed: " + describe(cause), cause);
-            if (isExpired(cause)) {
-                return new Outcome.WatchExpired(version, error);
-            }
-            // An answer with an error status, or no answer at all, means the watch never opened. An
-            // event over the size limit comes again on every reopening while the object is that
-            // large: backed off like a failure, never reopened at once.
-            boolean cut = !(cause instanceof ResponseTooLargeException) && (delivered > 0
-                    || !(cause instanceof ApiException) && !Failures.unreachable(cause) && opened(delivered, started));
-            return cut ? new Outcome.WatchCut(version, error) : new Outcome.WatchFailed(version, error);
+        } catch (RuntimeException e) { // failed() throws StreamingList.Unsupported out of here
+            return failed(Exceptions.unwrap(e), fromVersion, version, delivered, started, initial);
         } finally {
             watching = false;
-            Duration duration = Duration.ofNanos(options.timeSource().nanoTime() - started);
+            Duration duration = options.timeSource().since(started);
             metrics.watchEnded(name, duration, count == 0 && duration.compareTo(SHORT_WATCH) < 0 && !isStopped());
         }
         if (isStopped()) {
             return new Outcome.StopRequested();
         }
-        Duration duration = Duration.ofNanos(options.timeSource().nanoTime() - started);
-        boolean healthy = count > 0 || duration.compareTo(SHORT_WATCH) >= 0;
+        boolean healthy = count > 0 || options.timeSource().since(started).compareTo(SHORT_WATCH) >= 0;
         if (!healthy) {
             log.info("{}: watch closed at once without events; backing off", name);
         }
         return new Outcome.WatchEnded(version, healthy);
+    }
+
+    /**
+     * Applies one object event: to the FIFO, or to {@code initial} while it collects; an object the
+     * transform fails on is skipped (the cache keeps its previous version), except a deletion,
+     * which must happen even so. Returns the object's resourceVersion.
+     */
+    private @Nullable String apply(WatchEvent<T> event, @Nullable StreamingList<T> initial) {
+        T raw = objectOf(event);
+        String version = raw.getMetadata().getResourceVersion();
+        T transformed = transform.apply(raw, "watched");
+        T object = transformed != null ? transformed : event instanceof WatchEvent.Deleted<T> ? raw : null;
+        if (initial != null && initial.collecting()) {
+            initial.accept(event, raw, object);
+        } else if (object != null) {
+            if (event instanceof WatchEvent.Added<T>) {
+                fifo.add(object);
+            } else if (event instanceof WatchEvent.Modified<T>) {
+                fifo.update(object);
+            } else {
+                fifo.delete(object);
+            }
+        }
+        return version;
+    }
+
+    /** How a watch that failed with {@code cause} after reaching {@code version} ended. */
+    private Outcome failed(Throwable cause, String fromVersion, String version, int delivered, long started,
+            @Nullable StreamingList<T> initial) {
+        if (cause instanceof TimeoutException) {
+            return new Outcome.WatchStalled(version, new ReflectorException.WatchStalled(name,
+                    "watch delivered nothing for " + options.stallTimeout() + " (no event, no bookmark); reopening",
+                    cause));
+        }
+        if (initial != null && initial.rejectedBy(cause)) {
+            throw new StreamingList.Unsupported(describe(cause));
+        }
+        ReflectorException error = new ReflectorException.WatchFailed(name,
+                watchFrom(fromVersion, version) + " failed: " + describe(cause), cause);
+        if (Failures.expired(cause)) {
+            return new Outcome.WatchExpired(version, error);
+        }
+        // An answer with an error status, or no answer at all, means the watch never opened. An
+        // event over the size limit comes again on every reopening while the object is that
+        // large: backed off like a failure, never reopened at once.
+        boolean cut = !(cause instanceof ResponseTooLargeException) && (delivered > 0
+                || !(cause instanceof ApiException) && !Failures.unreachable(cause) && opened(delivered, started));
+        return cut ? new Outcome.WatchCut(version, error) : new Outcome.WatchFailed(version, error);
     }
 
     /** A watch opened if it delivered an event (an error event aside) or stayed open for a second. */
@@ -561,22 +393,6 @@ final class Reflector<T extends HasMetadata> {
         throw new IllegalStateException("no object in " + event);
     }
 
-    private static String typeOf(WatchEvent<?> event) {
-        if (event instanceof WatchEvent.Added<?>) {
-            return "ADDED";
-        }
-        if (event instanceof WatchEvent.Modified<?>) {
-            return "MODIFIED";
-        }
-        if (event instanceof WatchEvent.Deleted<?>) {
-            return "DELETED";
-        }
-        if (event instanceof WatchEvent.Bookmark<?>) {
-            return "BOOKMARK";
-        }
-        return "ERROR";
-    }
-
     private void recovered() {
         if (failuresInARow > 0) {
             log.info("{}: the server answers again, after {} failed attempts", name, failuresInARow);
@@ -593,11 +409,7 @@ final class Reflector<T extends HasMetadata> {
         }
     }
 
-    private static boolean isExpired(Throwable error) {
-        return ApiErrors.isResourceExpired(error) || ApiErrors.isGone(error);
-    }
-
-    private static String describe(Throwable error) {
+    static String describe(Throwable error) {
         return error.getMessage() != null ? error.getMessage() : error.getClass().getSimpleName();
     }
 

@@ -2,6 +2,7 @@ package dev.operatorstarter.cache;
 
 import dev.operatorstarter.internal.Backoff;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The states of a {@link Reflector}, and the outcomes that move it from one to the next. The whole
@@ -28,6 +29,11 @@ sealed interface ReflectorState {
 
     /** What a step ended with. */
     sealed interface Outcome {
+
+        /** The failure this outcome reports, or null for a success, an end or a stop. */
+        default @Nullable ReflectorException error() {
+            return null;
+        }
 
         /** The list succeeded (or a streaming list delivered its initial events) at {@code resourceVersion}. */
         record Listed(String resourceVersion) implements Outcome {

@@ -39,29 +39,4 @@ public final class Durations {
         }
         return value;
     }
-
-    /** client-go's jitter factor for lease retries: the renew deadline must leave room for one jittered retry. */
-    public static final double LEASE_JITTER = 1.2;
-
-    /**
-     * Checks the timings of a lease as leader election does: each positive, the lease duration
-     * greater than the renew deadline, and the renew deadline greater than {@value #LEASE_JITTER}
-     * times the retry period.
-     *
-     * @throws NullPointerException naming the field that is null
-     * @throws IllegalArgumentException naming the field that is out of range
-     */
-    public static void requireLeaseTimings(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
-        requirePositive(leaseDuration, "leaseDuration");
-        requirePositive(renewDeadline, "renewDeadline");
-        requirePositive(retryPeriod, "retryPeriod");
-        if (leaseDuration.compareTo(renewDeadline) <= 0) {
-            throw new IllegalArgumentException("leaseDuration (" + leaseDuration + ") must be greater than renewDeadline ("
-                    + renewDeadline + ")");
-        }
-        if (renewDeadline.toNanos() <= LEASE_JITTER * retryPeriod.toNanos()) {
-            throw new IllegalArgumentException("renewDeadline (" + renewDeadline + ") must be greater than "
-                    + LEASE_JITTER + " × retryPeriod (" + retryPeriod + ")");
-        }
-    }
 }

@@ -1,7 +1,6 @@
 package dev.operatorstarter.leaderelection;
 
 import dev.operatorstarter.internal.DaemonThreads;
-import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -13,10 +12,10 @@ import java.util.concurrent.ThreadFactory;
  *
  * @param lock where the record lives
  * @param callbacks what to do on changes
- * @param leaseDuration how long others wait after the record last changed before taking over; default 15 s
- * @param renewDeadline how long the leader keeps trying to renew before it gives up; default 10 s;
- *     must be less than the lease duration
- * @param retryPeriod the pause between attempts; default 2 s; the renew deadline must exceed 1.2 times it
+ * @param timing the lease duration (how long others wait after the record last changed before
+ *     taking over), the renew deadline (how long the leader keeps trying to renew before it gives
+ *     up) and the retry period (the pause between attempts); default {@link LeaseTiming#defaults()}:
+ *     15 s, 10 s, 2 s; validated together by {@link LeaseTiming}
  * @param releaseOnClose write an empty holder on {@link LeaderElector#close()} so another
  *     candidate takes over at once, instead of after the lease duration; default true
  * @param name names the election in logs and in the {@code leader_election_master_status} metric;
@@ -27,17 +26,13 @@ import java.util.concurrent.ThreadFactory;
  *     {@link TimeSource#system()}
  * @param threadFactory makes the elector's thread and the leader's thread; default daemon threads
  */
-public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks, Duration leaseDuration,
-        Duration renewDeadline, Duration retryPeriod, boolean releaseOnClose, String name, LeaderMetrics metrics,
-        TimeSource timeSource, ThreadFactory threadFactory) {
-
-    /** client-go's jitter factor: the renew deadline must leave room for a jittered retry. */
-    static final double JITTER = Durations.LEASE_JITTER;
+public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks, LeaseTiming timing,
+        boolean releaseOnClose, String name, LeaderMetrics metrics, TimeSource timeSource, ThreadFactory threadFactory) {
 
     public LeaderElectionConfig {
         Objects.requireNonNull(lock, "lock");
         Objects.requireNonNull(callbacks, "callbacks");
-        Durations.requireLeaseTimings(leaseDuration, renewDeadline, retryPeriod);
+        Objects.requireNonNull(timing, "timing");
         if (lock.identity() == null || lock.identity().isBlank()) {
             throw new IllegalArgumentException("the lock's identity must not be empty");
         }
@@ -55,9 +50,9 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
     public static final class Builder {
         private final ResourceLock lock;
         private final LeaderCallbacks callbacks;
-        private Duration leaseDuration = Duration.ofSeconds(15);
-        private Duration renewDeadline = Duration.ofSeconds(10);
-        private Duration retryPeriod = Duration.ofSeconds(2);
+        private Duration leaseDuration = LeaseTiming.defaults().leaseDuration();
+        private Duration renewDeadline = LeaseTiming.defaults().renewDeadline();
+        private Duration retryPeriod = LeaseTiming.defaults().retryPeriod();
         private boolean releaseOnClose = true;
         private String name;
         private LeaderMetrics metrics = LeaderMetrics.NONE;
@@ -69,16 +64,27 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
             this.callbacks = callbacks;
         }
 
+        /** Sets the lease duration, renew deadline and retry period at once. */
+        public Builder timing(LeaseTiming timing) {
+            this.leaseDuration = timing.leaseDuration();
+            this.renewDeadline = timing.renewDeadline();
+            this.retryPeriod = timing.retryPeriod();
+            return this;
+        }
+
+        /** Sets {@link LeaseTiming#leaseDuration()} alone; the three are validated together when built. */
         public Builder leaseDuration(Duration leaseDuration) {
             this.leaseDuration = leaseDuration;
             return this;
         }
 
+        /** Sets {@link LeaseTiming#renewDeadline()} alone; the three are validated together when built. */
         public Builder renewDeadline(Duration renewDeadline) {
             this.renewDeadline = renewDeadline;
             return this;
         }
 
+        /** Sets {@link LeaseTiming#retryPeriod()} alone; the three are validated together when built. */
         public Builder retryPeriod(Duration retryPeriod) {
             this.retryPeriod = retryPeriod;
             return this;
@@ -110,8 +116,8 @@ public record LeaderElectionConfig(ResourceLock lock, LeaderCallbacks callbacks,
         }
 
         public LeaderElectionConfig build() {
-            return new LeaderElectionConfig(lock, callbacks, leaseDuration, renewDeadline, retryPeriod, releaseOnClose,
-                    name != null ? name : lock == null ? "" : lock.describe(), metrics, timeSource, threadFactory);
+            return new LeaderElectionConfig(lock, callbacks, new LeaseTiming(leaseDuration, renewDeadline, retryPeriod),
+                    releaseOnClose, name != null ? name : lock == null ? "" : lock.describe(), metrics, timeSource, threadFactory);
         }
     }
 }

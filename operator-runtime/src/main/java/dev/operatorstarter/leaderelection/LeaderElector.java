@@ -149,7 +149,7 @@ public final class LeaderElector implements AutoCloseable {
         if (running != null && running != Thread.currentThread()) {
             running.interrupt(); // abandons a request in flight
             try {
-                running.join(config.renewDeadline().toMillis() + 2 * config.retryPeriod().toMillis());
+                running.join(config.timing().renewDeadline().toMillis() + 2 * config.timing().retryPeriod().toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -186,7 +186,7 @@ public final class LeaderElector implements AutoCloseable {
             if (leading) {
                 LeaderTerm current = term;
                 if (current != null && current.isValid()) {
-                    sleep(config.retryPeriod().toNanos());
+                    sleep(config.timing().retryPeriod().toNanos());
                 } // else the last write was slow: renew at once, while the term lasts
                 if (!isClosing()) {
                     tryAcquireOrRenew();
@@ -214,8 +214,8 @@ public final class LeaderElector implements AutoCloseable {
         if (attempt == Attempt.HELD || isClosing()) {
             return;
         }
-        long period = config.retryPeriod().toNanos();
-        long wait = period + (long) (ThreadLocalRandom.current().nextDouble() * (LeaderElectionConfig.JITTER - 1) * period);
+        long period = config.timing().retryPeriod().toNanos();
+        long wait = period + (long) (ThreadLocalRandom.current().nextDouble() * (LeaseTiming.JITTER - 1) * period);
         if (attempt == Attempt.HELD_BY_OTHER) {
             // Try again right when the observed lease runs out, not up to a retry period later.
             Optional<Long> runsOut;
@@ -239,10 +239,10 @@ public final class LeaderElector implements AutoCloseable {
             while (!isClosing()) {
                 try {
                     if (state instanceof ElectorState.Leading leading) {
-                        long deadline = leading.renewedAtNanos() + config.renewDeadline().toNanos();
+                        long deadline = leading.renewedAtNanos() + config.timing().renewDeadline().toNanos();
                         if (deadline - now() <= 0) {
                             apply(new ElectorState.Event.Tick(now()), "no renewal succeeded within the renew deadline of "
-                                    + config.renewDeadline());
+                                    + config.timing().renewDeadline());
                         } else {
                             config.timeSource().awaitUntil(changed, deadline);
                         }
@@ -263,13 +263,13 @@ public final class LeaderElector implements AutoCloseable {
         monitor.lock();
         try {
             if (state instanceof ElectorState.Leading leading) {
-                long left = leading.renewedAtNanos() + config.renewDeadline().toNanos() - now();
+                long left = leading.renewedAtNanos() + config.timing().renewDeadline().toNanos() - now();
                 return Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(1), left));
             }
         } finally {
             monitor.unlock();
         }
-        return config.renewDeadline();
+        return config.timing().renewDeadline();
     }
 
     /**
@@ -294,7 +294,7 @@ public final class LeaderElector implements AutoCloseable {
             return Attempt.FAILED; // closing or abandoned: no write any more (the read may have hung until now)
         }
         if (seen.isEmpty()) {
-            LeaderElectionRecord mine = LeaderElectionRecord.first(lock.identity(), config.leaseDuration(), wallNow);
+            LeaderElectionRecord mine = LeaderElectionRecord.first(lock.identity(), config.timing().leaseDuration(), wallNow);
             long sent = now();
             try {
                 lock.create(mine, requestDeadline());
@@ -307,7 +307,7 @@ public final class LeaderElector implements AutoCloseable {
         if (ElectorState.othersLeaseRunsOutAt(afterRead, lock.identity(), now()).isPresent()) {
             return Attempt.HELD_BY_OTHER;
         }
-        LeaderElectionRecord next = seen.get().record().writtenBy(lock.identity(), config.leaseDuration(), wallNow);
+        LeaderElectionRecord next = seen.get().record().writtenBy(lock.identity(), config.timing().leaseDuration(), wallNow);
         long sent = now();
         try {
             lock.update(next, seen.get().version(), requestDeadline());
@@ -320,7 +320,7 @@ public final class LeaderElector implements AutoCloseable {
 
     private Attempt wrote(ResourceLock.Observed written, long sentAtNanos) {
         ElectorState after = apply(new ElectorState.Event.Wrote(written, sentAtNanos, now()),
-                "the renewal came back after the renew deadline of " + config.renewDeadline());
+                "the renewal came back after the renew deadline of " + config.timing().renewDeadline());
         return after instanceof ElectorState.Leading ? Attempt.HELD : Attempt.FAILED;
     }
 
@@ -352,7 +352,7 @@ public final class LeaderElector implements AutoCloseable {
             if (event instanceof ElectorState.Event.Wrote && isClosing()) {
                 return before; // a write in flight when closing began starts or renews no term
             }
-            ElectorState after = ElectorState.next(before, event, lock.identity(), config.renewDeadline());
+            ElectorState after = ElectorState.next(before, event, lock.identity(), config.timing().renewDeadline());
             state = after;
             if (before instanceof ElectorState.Leading && !(after instanceof ElectorState.Leading)) {
                 endTerm(reason);
@@ -393,7 +393,7 @@ public final class LeaderElector implements AutoCloseable {
     }
 
     private void startTerm(long renewedAtNanos) {
-        LeaderTerm current = new LeaderTerm(renewedAtNanos, config.renewDeadline(), config.timeSource());
+        LeaderTerm current = new LeaderTerm(renewedAtNanos, config.timing().renewDeadline(), config.timeSource());
         term = current;
         config.metrics().leading(config.name(), true);
         log.info("{}: {} became the leader", config.name(), lock.identity());
@@ -431,14 +431,14 @@ public final class LeaderElector implements AutoCloseable {
     /** Writes an empty holder if this candidate still holds the lock. */
     private void release() {
         try {
-            Optional<ResourceLock.Observed> current = lock.get(config.retryPeriod());
+            Optional<ResourceLock.Observed> current = lock.get(config.timing().retryPeriod());
             if (current.isEmpty() || !current.get().record().holderIdentity().equals(lock.identity())) {
                 return;
             }
             Instant now = config.timeSource().now();
             LeaderElectionRecord released = new LeaderElectionRecord("", Duration.ofSeconds(1), now, now,
                     current.get().record().leaderTransitions());
-            lock.update(released, current.get().version(), config.retryPeriod());
+            lock.update(released, current.get().version(), config.timing().retryPeriod());
             log.info("{}: released {}", config.name(), lock.describe());
         } catch (RuntimeException e) {
             log.warn("{}: cannot release {}: {}; others take over when the lease expires", config.name(),

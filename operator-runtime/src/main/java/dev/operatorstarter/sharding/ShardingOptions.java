@@ -2,6 +2,7 @@ package dev.operatorstarter.sharding;
 
 import dev.operatorstarter.internal.DaemonThreads;
 import dev.operatorstarter.internal.Durations;
+import dev.operatorstarter.leaderelection.LeaseTiming;
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -15,14 +16,14 @@ import java.util.concurrent.ThreadFactory;
  * @param shardId this replica's member id; a DNS label of at most 63 characters, unique per process; required
  * @param namespace the namespace of the member Leases; required
  * @param virtualNodes tokens per member on the hash ring; default 100, 1 to 1000
- * @param leaseDuration how long a member's Lease lasts unrenewed before the assigner takes it
- *     (and the duration the assigner writes into a Lease it takes); default 15 s
- * @param renewDeadline how long a member keeps trying to renew before its term ends; default 10 s;
- *     less than the lease duration. Also the deadline of each of the assigner's writes: a write
- *     that takes longer would outlive any leader term it was started in
- * @param retryPeriod the pause between a member's attempts, and how soon the assigner looks again
- *     at what waits without an event to wake it (an empty ring, a failed take); default 2 s; the
- *     renew deadline must exceed 1.2 times it
+ * @param timing the member Lease's durations, validated as leader election's; default
+ *     {@link LeaseTiming#defaults()}. The lease duration (15 s) is how long a member's Lease lasts
+ *     unrenewed before the assigner takes it (and the duration the assigner writes into a Lease it
+ *     takes); the renew deadline (10 s) how long a member keeps trying to renew before its term
+ *     ends, and also the deadline of each of the assigner's writes: a write that takes longer would
+ *     outlive any leader term it was started in; the retry period (2 s) the pause between a
+ *     member's attempts, and how soon the assigner looks again at what waits without an event to
+ *     wake it (an empty ring, a failed take)
  * @param resyncPeriod how often the assigner goes over every object even without a change; default
  *     5 minutes; zero for never
  * @param assignerWorkers objects the assigner decides on at once, per sharded resource; default 4
@@ -35,8 +36,8 @@ import java.util.concurrent.ThreadFactory;
  *     what is written into Leases; default {@link TimeSource#system()}
  * @param threadFactory makes the sharding's threads; default daemon threads
  */
-public record ShardingOptions(String ring, String shardId, String namespace, int virtualNodes, Duration leaseDuration,
-        Duration renewDeadline, Duration retryPeriod, Duration resyncPeriod, int assignerWorkers,
+public record ShardingOptions(String ring, String shardId, String namespace, int virtualNodes, LeaseTiming timing,
+        Duration resyncPeriod, int assignerWorkers,
         Duration arrivalTimeout, Duration orphanTtl, ShardingMetrics metrics, TimeSource timeSource,
         ThreadFactory threadFactory) {
 
@@ -50,7 +51,7 @@ public record ShardingOptions(String ring, String shardId, String namespace, int
         if (virtualNodes < 1 || virtualNodes > MAX_VIRTUAL_NODES) {
             throw new IllegalArgumentException("virtualNodes must be 1 to " + MAX_VIRTUAL_NODES + ", was " + virtualNodes);
         }
-        Durations.requireLeaseTimings(leaseDuration, renewDeadline, retryPeriod); // as leader election's
+        Objects.requireNonNull(timing, "timing");
         Durations.requireNotNegative(resyncPeriod, "resyncPeriod");
         if (assignerWorkers < 1) {
             throw new IllegalArgumentException("assignerWorkers must be at least 1, was " + assignerWorkers);
@@ -67,6 +68,21 @@ public record ShardingOptions(String ring, String shardId, String namespace, int
         return new Builder(ring, shardId, namespace);
     }
 
+    /** {@link LeaseTiming#leaseDuration()} of {@link #timing()}. */
+    public Duration leaseDuration() {
+        return timing.leaseDuration();
+    }
+
+    /** {@link LeaseTiming#renewDeadline()} of {@link #timing()}. */
+    public Duration renewDeadline() {
+        return timing.renewDeadline();
+    }
+
+    /** {@link LeaseTiming#retryPeriod()} of {@link #timing()}. */
+    public Duration retryPeriod() {
+        return timing.retryPeriod();
+    }
+
     /** The ring's label keys, with this replica's shard id. */
     public ShardLabels labels() {
         return new ShardLabels(ring, shardId);
@@ -78,9 +94,9 @@ public record ShardingOptions(String ring, String shardId, String namespace, int
         private final String shardId;
         private final String namespace;
         private int virtualNodes = 100;
-        private Duration leaseDuration = Duration.ofSeconds(15);
-        private Duration renewDeadline = Duration.ofSeconds(10);
-        private Duration retryPeriod = Duration.ofSeconds(2);
+        private Duration leaseDuration = LeaseTiming.defaults().leaseDuration();
+        private Duration renewDeadline = LeaseTiming.defaults().renewDeadline();
+        private Duration retryPeriod = LeaseTiming.defaults().retryPeriod();
         private Duration resyncPeriod = Duration.ofMinutes(5);
         private int assignerWorkers = 4;
         private Duration arrivalTimeout = Duration.ofSeconds(10);
@@ -100,16 +116,27 @@ public record ShardingOptions(String ring, String shardId, String namespace, int
             return this;
         }
 
+        /** Sets the lease duration, renew deadline and retry period at once. */
+        public Builder timing(LeaseTiming timing) {
+            this.leaseDuration = timing.leaseDuration();
+            this.renewDeadline = timing.renewDeadline();
+            this.retryPeriod = timing.retryPeriod();
+            return this;
+        }
+
+        /** Sets {@link LeaseTiming#leaseDuration()} alone; the three are validated together when built. */
         public Builder leaseDuration(Duration leaseDuration) {
             this.leaseDuration = leaseDuration;
             return this;
         }
 
+        /** Sets {@link LeaseTiming#renewDeadline()} alone; the three are validated together when built. */
         public Builder renewDeadline(Duration renewDeadline) {
             this.renewDeadline = renewDeadline;
             return this;
         }
 
+        /** Sets {@link LeaseTiming#retryPeriod()} alone; the three are validated together when built. */
         public Builder retryPeriod(Duration retryPeriod) {
             this.retryPeriod = retryPeriod;
             return this;
@@ -152,8 +179,8 @@ public record ShardingOptions(String ring, String shardId, String namespace, int
 
         /** @throws IllegalArgumentException naming the field that is out of range */
         public ShardingOptions build() {
-            return new ShardingOptions(ring, shardId, namespace, virtualNodes, leaseDuration, renewDeadline, retryPeriod,
-                    resyncPeriod, assignerWorkers, arrivalTimeout, orphanTtl, metrics, timeSource, threadFactory);
+            return new ShardingOptions(ring, shardId, namespace, virtualNodes,
+                    new LeaseTiming(leaseDuration, renewDeadline, retryPeriod), resyncPeriod, assignerWorkers, arrivalTimeout, orphanTtl, metrics, timeSource, threadFactory);
         }
     }
 }

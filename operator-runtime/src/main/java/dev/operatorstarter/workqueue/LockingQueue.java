@@ -7,19 +7,19 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Every queue interface in one class, guarded by one lock. Each item the queue holds has one
+ * The work queue and its delaying part, guarded by one lock (the rate-limiting part is
+ * {@link RateLimitedQueue}, around it). Each item the queue holds has one
  * {@link Entry} in one map, whatever its state (queued, in progress, or in progress and added
  * again), and the FIFO holds those entries: an add → get → done cycle costs a lookup in
  * {@code add}, none in {@code get}, a lookup and a removal in {@code done}, and allocates the
  * entry and its map node.
  *
- * <p>Delayed items wait in a heap and are moved into the queue by whichever thread next looks at
+ * <p>Delayed items wait in {@link DelayedItems} and are moved into the queue by whichever thread next looks at
  * it ({@code get}, {@code len}); a worker waiting in {@code get} sleeps on the {@link TimeSource}
  * until the earliest delayed item is due, so no background thread is needed and nothing delayed
  * is dropped.
@@ -34,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  * walk when scraped. The recorder is called after the lock is released, but for the adds of
  * delayed items that fall due.
  */
-final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.QueueStats {
+final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueStats {
 
     /** What the queue knows of one item; in {@link #items} while it is dirty or in progress. */
     private static final class Entry<T> {
@@ -56,12 +56,8 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
         }
     }
 
-    private record Delayed<T>(long readyAt, long sequence, T item) {
-    }
-
     private final String name;
     private final TimeSource clock;
-    private final RateLimiter<T> rateLimiter;
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled once for each item queued, and for all at shutdown; workers wait on it in {@code get}. */
     private final Condition notEmpty = lock.newCondition();
@@ -72,11 +68,7 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
     private int inProgress;
     /** The most recently taken item in progress, head of the list of all of them (with metrics only). */
     private @Nullable Entry<T> lastTaken;
-    /** Item → when it is due; the heap may hold stale entries for items moved earlier. */
-    private final Map<T, Long> waiting = new HashMap<>();
-    private final PriorityQueue<Delayed<T>> heap = new PriorityQueue<>((a, b) -> a.readyAt() != b.readyAt()
-            ? Long.compare(a.readyAt(), b.readyAt()) : Long.compare(a.sequence(), b.sequence()));
-    private long sequence;
+    private final DelayedItems<T> delayed = new DelayedItems<>();
     private boolean shuttingDown;
     /** Set by {@code shutDownWithDrain} while it waits; {@code shutDown} clears it to end the wait. */
     private boolean draining;
@@ -85,10 +77,9 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
     /** Whether the recorder wants durations: timestamps are taken only then. */
     private boolean timed;
 
-    LockingQueue(String name, TimeSource clock, RateLimiter<T> rateLimiter) {
+    LockingQueue(String name, TimeSource clock) {
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
     }
 
     /** Binds this queue to {@code metrics}; called once by the builder, before the queue is shared. */
@@ -166,23 +157,21 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
         if (delay.isNegative() || delay.isZero()) {
             return addLocked(item, stamp());
         }
-        long readyAt = clock.nanoTime() + delay.toNanos();
-        Long current = waiting.get(item);
-        if (current != null && current <= readyAt) {
+        if (!delayed.schedule(item, clock.nanoTime() + delay.toNanos())) {
             return false; // already due earlier
         }
-        waiting.put(item, readyAt);
-        heap.add(new Delayed<>(readyAt, sequence++, item));
         // A worker waiting for a later item (or for none) must wake earlier: one is enough, as
         // it then waits for this item, and each item it promotes wakes another.
         notEmpty.signal();
         return false;
     }
 
-    @Override
-    public void addRateLimited(T item) {
+    /**
+     * {@link #addAfter} for a retry: counts the retry unless the queue shuts down (one lock for both,
+     * so a retry is never counted for an item the shutdown dropped).
+     */
+    void addRetry(T item, Duration delay) {
         Objects.requireNonNull(item, "item");
-        Duration delay = rateLimiter.when(item);
         boolean retried;
         boolean added;
         lock.lock();
@@ -200,42 +189,21 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
         }
     }
 
-    @Override
-    public void forget(T item) {
-        rateLimiter.forget(item);
-    }
-
-    @Override
-    public int numRequeues(T item) {
-        return rateLimiter.numRequeues(item);
-    }
-
     /**
      * Moves every delayed item that is due into the queue; returns the next due time or
      * Long.MAX_VALUE. Reads the clock only when something is delayed.
      */
     private long promote() {
-        if (heap.isEmpty()) {
+        if (delayed.isEmpty()) {
             return Long.MAX_VALUE;
         }
         long now = clock.nanoTime();
-        while (!heap.isEmpty()) {
-            Delayed<T> next = heap.peek();
-            Long due = waiting.get(next.item());
-            if (due == null || due != next.readyAt()) {
-                heap.poll(); // stale: the item was moved earlier and has been handled
-                continue;
-            }
-            if (next.readyAt() - now > 0) {
-                return next.readyAt();
-            }
-            heap.poll();
-            waiting.remove(next.item());
-            if (addLocked(next.item(), now)) {
+        for (T due = delayed.pollDue(now); due != null; due = delayed.pollDue(now)) {
+            if (addLocked(due, now)) {
                 recorder.added();
             }
         }
-        return Long.MAX_VALUE;
+        return delayed.nextDue();
     }
 
     @Override
@@ -360,8 +328,7 @@ final class LockingQueue<T> implements RateLimitingQueue<T>, WorkQueueMetrics.Qu
 
     private void shutDownLocked() {
         shuttingDown = true;
-        waiting.clear(); // delayed items are dropped, as client-go's delaying queue drops them
-        heap.clear();
+        delayed.clear(); // delayed items are dropped, as client-go's delaying queue drops them
         notEmpty.signalAll(); // workers waiting on an empty queue return empty
     }
 

@@ -46,8 +46,8 @@ public final class WorkQueueBuilder<T> {
             throw new IllegalArgumentException("name must not be blank");
         }
         RateLimiter<T> limiter = rateLimiter != null ? rateLimiter : RateLimiter.defaultController(clock);
-        LockingQueue<T> queue = new LockingQueue<>(name, clock, limiter);
+        LockingQueue<T> queue = new LockingQueue<>(name, clock);
         queue.bind(metrics);
-        return queue;
+        return new RateLimitedQueue<>(queue, limiter);
     }
 }

@@ -18,14 +18,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Signal;
-import reactor.core.publisher.SignalType;
 
 /** The reflector's steps against a scripted list and watch (faults a real server will not make on demand). */
 class ReflectorTest {
@@ -207,10 +204,19 @@ class ReflectorTest {
 
     @Test
     void aSilentWatchIsReopenedFromTheSameVersion() throws Exception {
+        FakeTimeSource time = new FakeTimeSource();
+        Duration stall = Duration.ofMinutes(3);
         server.answerLists(options -> page("10", ""));
-        start(listing().stallTimeout(Duration.ofMillis(200)));
+        start(listing().stallTimeout(stall).timeSource(time));
         server.nextList();
         OpenWatch<ConfigMap> first = server.nextWatch();
+        await().until(() -> time.hasWaiterWithin(stall)); // the watchdog waits for the stall
+
+        time.advance(stall.minusMillis(1));
+        await().until(() -> time.hasWaiterWithin(Duration.ofMillis(1))); // woke, and waits for the rest
+        assertThat(server.pendingWatches()).as("not stalled before the stall timeout").isEmpty();
+        time.advance(Duration.ofMillis(1));
+
         OpenWatch<ConfigMap> second = server.nextWatch();
         assertThat(second.options().resourceVersion()).isEqualTo("10");
         assertThat(errors).first().isInstanceOf(ReflectorException.WatchStalled.class);
@@ -219,33 +225,26 @@ class ReflectorTest {
     }
 
     @Test
-    void aWatchWhoseEventsKeepComingIsNeverStalledHoweverLongItRuns() {
-        Duration stall = Duration.ofMillis(500);
-        // 30 events 50 ms apart: 1.5 s in all, three times the stall, each gap a tenth of it
-        List<Long> events = Reflector.failWhenStalled(Flux.interval(Duration.ofMillis(50)).take(30), stall)
-                .collectList().block(Duration.ofSeconds(30));
-        assertThat(events).hasSize(30);
-    }
+    void aBookmarkKeepsAWatchAliveAndTheStallCountsFromIt() throws Exception {
+        FakeTimeSource time = new FakeTimeSource();
+        Duration stall = Duration.ofMinutes(3);
+        server.answerLists(options -> page("10", ""));
+        start(listing().stallTimeout(stall).timeSource(time));
+        server.nextList();
+        OpenWatch<ConfigMap> watch = server.nextWatch();
+        await().until(() -> time.hasWaiterWithin(stall));
 
-    @Test
-    void aWatchThatFallsSilentFailsWithATimeoutAfterItsLastEvent() {
-        Duration stall = Duration.ofMillis(300);
-        List<Signal<Long>> signals = Reflector.failWhenStalled(Flux.concat(Flux.interval(Duration.ofMillis(50)).take(3),
-                Flux.<Long>never()), stall).materialize().collectList().block(Duration.ofSeconds(30));
-        assertThat(signals).hasSize(4);
-        assertThat(signals.subList(0, 3)).allMatch(Signal::isOnNext);
-        assertThat(signals.get(3).getThrowable()).isInstanceOf(TimeoutException.class)
-                .hasMessageContaining("no event for PT0.3S");
-    }
+        time.advance(Duration.ofMinutes(2));
+        watch.emit(new WatchEvent.Bookmark<>("12", Map.of()));
+        await().until(() -> reflector.lastSyncResourceVersion().equals("12"));
+        time.advance(Duration.ofMinutes(2)); // 4 minutes since the watch opened, 2 since the bookmark
+        await().until(() -> time.hasWaiterWithin(Duration.ofMinutes(1)));
+        assertThat(server.pendingWatches()).as("a bookmark is a sign of life").isEmpty();
+        assertThat(errors).isEmpty();
 
-    @Test
-    void aWatchThatEndsCompletesAndAnErrorOfItsOwnPassesThrough() {
-        assertThat(Reflector.failWhenStalled(Flux.just("a", "b"), Duration.ofMillis(50)).materialize().collectList()
-                .block(Duration.ofSeconds(30))).extracting(Signal::getType).containsExactly(SignalType.ON_NEXT,
-                SignalType.ON_NEXT, SignalType.ON_COMPLETE);
-        assertThat(Reflector.failWhenStalled(Flux.concat(Flux.just("a"), Flux.error(new IllegalStateException("reset"))),
-                Duration.ofSeconds(10)).materialize().collectList().block(Duration.ofSeconds(30)))
-                .extracting(Signal::getType).containsExactly(SignalType.ON_NEXT, SignalType.ON_ERROR);
+        time.advance(Duration.ofMinutes(1));
+        assertThat(server.nextWatch().options().resourceVersion()).as("reopened from the bookmark").isEqualTo("12");
+        assertThat(errors).singleElement().isInstanceOf(ReflectorException.WatchStalled.class);
     }
 
     @Test

@@ -133,7 +133,8 @@ class SharedIndexInformerTest {
         FakeTimeSource time = new FakeTimeSource();
         BufferedInformer<ConfigMap> buffered = new BufferedInformer<>("configmaps", server, ConfigMap.class,
                 InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).timeSource(time)
-                        .build()).build());
+                        // the stall is judged on the same fake time, which jumps an hour below
+                        .stallTimeout(Duration.ofHours(2)).build()).build());
         informer = buffered;
         Recorder hourly = new Recorder();
         Recorder quiet = new Recorder();

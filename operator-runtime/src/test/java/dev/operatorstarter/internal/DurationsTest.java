@@ -34,17 +34,4 @@ class DurationsTest {
         assertThatNullPointerException().isThrownBy(() -> Durations.requirePositive(null, "timeout")).withMessage("timeout");
         assertThatNullPointerException().isThrownBy(() -> Durations.requireNotNegative(null, "delay")).withMessage("delay");
     }
-
-    @Test
-    void leaseTimingsNeedALeaseLongerThanTheRenewDeadlineWhichLeavesRoomForAJitteredRetry() {
-        Durations.requireLeaseTimings(Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2));
-        assertThatIllegalArgumentException().isThrownBy(() -> Durations.requireLeaseTimings(Duration.ofSeconds(10),
-                Duration.ofSeconds(10), Duration.ofSeconds(2)))
-                .withMessage("leaseDuration (PT10S) must be greater than renewDeadline (PT10S)");
-        assertThatIllegalArgumentException().isThrownBy(() -> Durations.requireLeaseTimings(Duration.ofSeconds(15),
-                Duration.ofMillis(2400), Duration.ofSeconds(2)))
-                .withMessage("renewDeadline (PT2.4S) must be greater than 1.2 × retryPeriod (PT2S)");
-        assertThatIllegalArgumentException().isThrownBy(() -> Durations.requireLeaseTimings(Duration.ofSeconds(15),
-                Duration.ofSeconds(10), Duration.ZERO)).withMessage("retryPeriod must be positive, was PT0S");
-    }
 }

@@ -3,6 +3,7 @@ package dev.operatorstarter.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.operatorstarter.leaderelection.LeaseTiming;
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
@@ -23,6 +24,7 @@ class ShardingOptionsTest {
         assertThat(options.leaseDuration()).isEqualTo(Duration.ofSeconds(15));
         assertThat(options.renewDeadline()).isEqualTo(Duration.ofSeconds(10));
         assertThat(options.retryPeriod()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(options.timing()).isEqualTo(LeaseTiming.defaults());
         assertThat(options.resyncPeriod()).isEqualTo(Duration.ofMinutes(5));
         assertThat(options.assignerWorkers()).isEqualTo(4);
         assertThat(options.arrivalTimeout()).isEqualTo(Duration.ofSeconds(10));
@@ -30,6 +32,15 @@ class ShardingOptionsTest {
         assertThat(options.metrics()).isSameAs(ShardingMetrics.NONE);
         assertThat(options.timeSource()).isSameAs(TimeSource.system());
         assertThat(options.labels()).isEqualTo(new ShardLabels("ring", "replica-1"));
+    }
+
+    @Test
+    void theLeaseTimingIsSetAtOnceOrOneDurationAtATime() {
+        LeaseTiming timing = new LeaseTiming(Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(500));
+        assertThat(ShardingOptions.builder("ring", "replica-1", "operators").timing(timing).build().timing())
+                .isEqualTo(timing);
+        assertThat(ShardingOptions.builder("ring", "replica-1", "operators").timing(timing)
+                .retryPeriod(Duration.ofMillis(300)).build().retryPeriod()).isEqualTo(Duration.ofMillis(300));
     }
 
     static Stream<Arguments> badOptions() {

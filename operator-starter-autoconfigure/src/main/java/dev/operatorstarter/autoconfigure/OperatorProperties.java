@@ -1,5 +1,6 @@
 package dev.operatorstarter.autoconfigure;
 
+import dev.operatorstarter.leaderelection.LeaseTiming;
 import dev.operatorstarter.manager.ManagerOptions.OnMissingResource;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -180,6 +181,17 @@ public record OperatorProperties(@DefaultValue("true") boolean enabled, @Default
             @Nullable String leaseNamespace, @Nullable String identity, @DefaultValue("15s") Duration leaseDuration,
             @DefaultValue("10s") Duration renewDeadline, @DefaultValue("2s") Duration retryPeriod,
             @DefaultValue("true") boolean releaseOnShutdown, @DefaultValue("reelect") OnLost onLost) {
+
+        /**
+         * The lease duration, renew deadline and retry period as one {@link LeaseTiming}: the
+         * leader-election Lease's and, with sharding, the member Leases'.
+         *
+         * @throws IllegalArgumentException naming the duration that is out of range (the renew
+         *     deadline must be less than the lease duration and more than 1.2 times the retry period)
+         */
+        public LeaseTiming timing() {
+            return new LeaseTiming(leaseDuration, renewDeadline, retryPeriod);
+        }
     }
 
     /** What a replica does after losing the leader-election Lease. */

@@ -1,5 +1,9 @@
 package dev.operatorstarter.client.config;
 
+import static dev.operatorstarter.client.config.KubeconfigParser.flag;
+import static dev.operatorstarter.client.config.KubeconfigParser.shown;
+import static dev.operatorstarter.client.config.KubeconfigParser.text;
+
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -11,14 +15,10 @@ import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * Reads kubeconfig files the way kubectl does.
@@ -30,13 +30,15 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * is loaded, so a bad file fails here and not at the first request.
  *
  * <p>Every error is a {@link ConfigException} naming the file, context and field.
+ *
+ * <p>The parts: {@link KubeconfigParser} reads a file's YAML, {@link MergedKubeconfig} merges the
+ * files, {@link KubeconfigCredentials} reads a user's credentials (exec plugins included); this
+ * class finds the files and resolves the chosen context into a {@link ClientConfig}.
  */
 public final class KubeconfigLoader {
 
     /** Where Kubernetes mounts a pod's service-account token, CA and namespace. */
     public static final Path SERVICE_ACCOUNT_DIRECTORY = Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
-
-    private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
     private KubeconfigLoader() {
     }
@@ -109,16 +111,16 @@ public final class KubeconfigLoader {
 
     /** Merges {@code files} by kubectl's rules and reads {@code context} (or the current context). */
     public static ClientConfig load(List<Path> files, @Nullable String context) {
-        Merged merged = new Merged();
+        MergedKubeconfig merged = new MergedKubeconfig();
         List<Path> read = new ArrayList<>();
         for (Path file : files) {
             if (!Files.exists(file)) {
                 continue; // kubectl skips listed files that do not exist
             }
-            JsonNode root = parse(readBytes(file), file);
+            JsonNode root = KubeconfigParser.parse(readBytes(file), file);
             try {
                 merged.add(file, root);
-            } catch (WrongType e) {
+            } catch (KubeconfigParser.WrongType e) {
                 throw e.at("kubeconfig " + file);
             }
             read.add(file);
@@ -134,51 +136,51 @@ public final class KubeconfigLoader {
      * against the file's folder): the loader without the file system, for tests.
      */
     static ClientConfig read(byte[] yaml, Path file, @Nullable String context) {
-        Merged merged = new Merged();
-        JsonNode root = parse(yaml, file);
+        MergedKubeconfig merged = new MergedKubeconfig();
+        JsonNode root = KubeconfigParser.parse(yaml, file);
         try {
             merged.add(file, root);
-        } catch (WrongType e) {
+        } catch (KubeconfigParser.WrongType e) {
             throw e.at("kubeconfig " + file);
         }
         return resolve(merged, List.of(file), context);
     }
 
-    private static ClientConfig resolve(Merged merged, List<Path> read, @Nullable String context) {
+    private static ClientConfig resolve(MergedKubeconfig merged, List<Path> read, @Nullable String context) {
         try {
             return resolveChecked(merged, read, context);
-        } catch (WrongType e) {
+        } catch (KubeconfigParser.WrongType e) {
             String contextName = context != null ? context : merged.currentContext;
-            Entry entry = contextName == null ? null : merged.contexts.get(contextName);
+            MergedKubeconfig.Entry entry = contextName == null ? null : merged.contexts.get(contextName);
             throw e.at(entry == null ? "kubeconfig " + (read.size() == 1 ? read.get(0) : read)
-                    : "kubeconfig " + entry.file + ": context \"" + shown(contextName) + "\"");
+                    : "kubeconfig " + entry.file() + ": context \"" + shown(contextName) + "\"");
         }
     }
 
-    private static ClientConfig resolveChecked(Merged merged, List<Path> read, @Nullable String context) {
+    private static ClientConfig resolveChecked(MergedKubeconfig merged, List<Path> read, @Nullable String context) {
         String where = read.size() == 1 ? "kubeconfig " + read.get(0) : "kubeconfig " + read;
         String contextName = context != null ? context : merged.currentContext;
         if (contextName == null || contextName.isEmpty()) {
             throw new ConfigException(where + " has no current-context and no context was given; contexts: "
                     + shown(merged.contexts.keySet()));
         }
-        Entry contextEntry = merged.contexts.get(contextName);
+        MergedKubeconfig.Entry contextEntry = merged.contexts.get(contextName);
         if (contextEntry == null) {
             throw new ConfigException.UnknownContext(where + " has no context \"" + shown(contextName) + "\"; contexts: "
                     + shown(merged.contexts.keySet()), shown(contextName), shown(merged.contexts.keySet()));
         }
-        String inContext = "kubeconfig " + contextEntry.file + ": context \"" + shown(contextName) + "\"";
-        String clusterName = text(contextEntry.node, "cluster");
-        String userName = text(contextEntry.node, "user");
+        String inContext = "kubeconfig " + contextEntry.file() + ": context \"" + shown(contextName) + "\"";
+        String clusterName = text(contextEntry.node(), "cluster");
+        String userName = text(contextEntry.node(), "user");
         if (clusterName == null) {
             throw new ConfigException(inContext + ": field cluster is missing");
         }
-        Entry cluster = merged.clusters.get(clusterName);
+        MergedKubeconfig.Entry cluster = merged.clusters.get(clusterName);
         if (cluster == null) {
             throw new ConfigException(inContext + ": cluster \"" + shown(clusterName) + "\" is not defined; clusters: "
                     + shown(merged.clusters.keySet()));
         }
-        Entry user = null;
+        MergedKubeconfig.Entry user = null;
         if (userName != null && !userName.isEmpty()) {
             user = merged.users.get(userName);
             if (user == null) {
@@ -186,27 +188,27 @@ public final class KubeconfigLoader {
                         + shown(merged.users.keySet()));
             }
         }
-        String namespace = text(contextEntry.node, "namespace");
-        String source = "kubeconfig " + contextEntry.file + ", context " + shown(contextName);
-        Field clusterField = new Field(cluster.file, "context \"" + shown(contextName) + "\": cluster \""
+        String namespace = text(contextEntry.node(), "namespace");
+        String source = "kubeconfig " + contextEntry.file() + ", context " + shown(contextName);
+        KubeconfigField clusterField = new KubeconfigField(cluster.file(), "context \"" + shown(contextName) + "\": cluster \""
                 + shown(clusterName) + "\"");
-        URI server = server(cluster.node, clusterField);
+        URI server = server(cluster.node(), clusterField);
         ClientCertificate certificate = null;
         Credentials credentials = Credentials.none();
         if (user != null) {
-            Field userField = new Field(user.file, "context \"" + shown(contextName) + "\": user \"" + shown(userName) + "\"");
-            certificate = clientCertificate(user.node, userField);
-            credentials = credentials(user.node, userField);
+            KubeconfigField userField = new KubeconfigField(user.file(), "context \"" + shown(contextName) + "\": user \"" + shown(userName) + "\"");
+            certificate = clientCertificate(user.node(), userField);
+            credentials = KubeconfigCredentials.of(user.node(), userField);
         }
-        boolean insecure = flag(cluster.node, "insecure-skip-tls-verify");
-        List<X509Certificate> authorities = certificateAuthorities(cluster.node, clusterField);
+        boolean insecure = flag(cluster.node(), "insecure-skip-tls-verify");
+        List<X509Certificate> authorities = certificateAuthorities(cluster.node(), clusterField);
         if (insecure && !authorities.isEmpty()) {
             // as client-go: a CA that would be ignored is a mistake worth stopping for
             throw clusterField.error("insecure-skip-tls-verify", "is true although a certificate-authority is given; "
                     + "remove one of them");
         }
-        TlsSettings tls = new TlsSettings(authorities, insecure, text(cluster.node, "tls-server-name"), certificate);
-        return new ClientConfig(server, tls, credentials, proxy(cluster.node, clusterField),
+        TlsSettings tls = new TlsSettings(authorities, insecure, text(cluster.node(), "tls-server-name"), certificate);
+        return new ClientConfig(server, tls, credentials, proxy(cluster.node(), clusterField),
                 namespace == null || namespace.isEmpty() ? "default" : namespace, source);
     }
 
@@ -220,40 +222,7 @@ public final class KubeconfigLoader {
         }
     }
 
-    private static JsonNode parse(byte[] yaml, Path file) {
-        JsonNode root;
-        try {
-            root = YAML.readTree(yaml);
-        } catch (JacksonException e) {
-            // Jackson's and SnakeYAML's messages quote the text around the error, which may be a
-            // token or a key: the message is built from the location alone, and the parser's
-            // exception is not kept as the cause, since its message would quote the text all the same.
-            throw new ConfigException("kubeconfig " + file + " is not valid YAML" + location(e) + problem(e));
-        }
-        if (root == null || root.isMissingNode() || root.isNull()) {
-            return YAML.createObjectNode(); // an empty file is an empty configuration, as for kubectl
-        }
-        if (!root.isObject()) {
-            throw new ConfigException("kubeconfig " + file + " is not a YAML mapping");
-        }
-        return root;
-    }
-
-    /** " at line L, column C" where the parser stopped, or nothing when it does not say. */
-    private static String location(JacksonException e) {
-        var where = e.getLocation();
-        if (where == null || where.getLineNr() < 1) {
-            return "";
-        }
-        return " at line " + where.getLineNr() + (where.getColumnNr() < 1 ? "" : ", column " + where.getColumnNr());
-    }
-
-    /** The one kind of parser problem whose message is ours to show: a limit (nesting, length) was passed. */
-    private static String problem(JacksonException e) {
-        return e instanceof StreamConstraintsException ? " (" + e.getOriginalMessage() + ")" : "";
-    }
-
-    private static URI server(JsonNode cluster, Field field) {
+    private static URI server(JsonNode cluster, KubeconfigField field) {
         String server = text(cluster, "server");
         if (server == null || server.isEmpty()) {
             throw field.error("server", "is missing");
@@ -276,7 +245,7 @@ public final class KubeconfigLoader {
         }
     }
 
-    private static @Nullable URI proxy(JsonNode cluster, Field field) {
+    private static @Nullable URI proxy(JsonNode cluster, KubeconfigField field) {
         String proxy = text(cluster, "proxy-url");
         if (proxy == null || proxy.isEmpty()) {
             return null;
@@ -296,7 +265,7 @@ public final class KubeconfigLoader {
         return uri;
     }
 
-    private static List<X509Certificate> certificateAuthorities(JsonNode cluster, Field field) {
+    private static List<X509Certificate> certificateAuthorities(JsonNode cluster, KubeconfigField field) {
         Pem pem = pem(cluster, "certificate-authority-data", "certificate-authority", field);
         if (pem == null) {
             return List.of();
@@ -304,7 +273,7 @@ public final class KubeconfigLoader {
         return Certificates.certificates(pem.bytes(), field.describe(pem.field()));
     }
 
-    private static @Nullable ClientCertificate clientCertificate(JsonNode user, Field field) {
+    private static @Nullable ClientCertificate clientCertificate(JsonNode user, KubeconfigField field) {
         Pem certificatePem = pem(user, "client-certificate-data", "client-certificate", field);
         Pem keyPem = pem(user, "client-key-data", "client-key", field);
         if (certificatePem == null && keyPem == null) {
@@ -320,99 +289,6 @@ public final class KubeconfigLoader {
         return Certificates.matching(chain, key, field.describe(certificatePem.field()) + " and " + keyPem.field());
     }
 
-    private static Credentials credentials(JsonNode user, Field field) {
-        List<String> methods = new ArrayList<>();
-        if (!isEmpty(text(user, "token")) || !isEmpty(text(user, "tokenFile"))) {
-            methods.add("token");
-        }
-        if (!isEmpty(text(user, "username")) || !isEmpty(text(user, "password"))) {
-            methods.add("basic auth");
-        }
-        if (user.has("exec")) {
-            methods.add("exec");
-        }
-        if (user.has("auth-provider")) {
-            throw field.error("auth-provider", "is not supported (client-go removed its built-in providers in "
-                    + "1.26); use an exec credential plugin such as kubelogin or gke-gcloud-auth-plugin");
-        }
-        if (methods.size() > 1) {
-            throw field.error("user", "has more than one authentication method " + methods + "; only one is allowed");
-        }
-        String tokenFile = text(user, "tokenFile");
-        if (tokenFile != null && !tokenFile.isEmpty()) {
-            // As in client-go, a token file takes precedence over an inline token.
-            return new Credentials.TokenFile(field.resolve(tokenFile));
-        }
-        String token = text(user, "token");
-        if (token != null && !token.isEmpty()) {
-            return new Credentials.BearerToken(token);
-        }
-        if (methods.contains("basic auth")) {
-            String username = text(user, "username");
-            String password = text(user, "password");
-            if (username == null || password == null) {
-                throw field.error(username == null ? "username" : "password",
-                        "is missing: basic auth needs both username and password");
-            }
-            return new Credentials.Basic(username, password);
-        }
-        if (user.has("exec")) {
-            return exec(user.get("exec"), field);
-        }
-        return Credentials.none();
-    }
-
-    private static Credentials.Exec exec(JsonNode exec, Field field) {
-        String apiVersion = text(exec, "apiVersion");
-        if (!"client.authentication.k8s.io/v1".equals(apiVersion)
-                && !"client.authentication.k8s.io/v1beta1".equals(apiVersion)) {
-            throw field.error("exec.apiVersion", apiVersion == null ? "is missing"
-                    : "\"" + shown(apiVersion) + "\" is not supported; use client.authentication.k8s.io/v1 or v1beta1");
-        }
-        String command = text(exec, "command");
-        if (command == null || command.isEmpty()) {
-            throw field.error("exec.command", "is missing");
-        }
-        List<String> args = new ArrayList<>();
-        for (JsonNode arg : exec.path("args")) {
-            if (arg.isContainer()) {
-                throw new WrongType("exec.args[]", arg);
-            }
-            args.add(arg.asString());
-        }
-        Map<String, String> env = new LinkedHashMap<>();
-        for (JsonNode variable : exec.path("env")) {
-            String name = text(variable, "name");
-            if (name == null) {
-                throw field.error("exec.env", "has an entry without name");
-            }
-            String value = text(variable, "value");
-            env.put(name, value == null ? "" : value);
-        }
-        String mode = text(exec, "interactiveMode");
-        Credentials.InteractiveMode interactiveMode;
-        if (mode == null || mode.isEmpty()) {
-            // v1 requires the field; v1beta1 defaults to IfAvailable, as in client-go.
-            if (apiVersion.endsWith("/v1")) {
-                throw field.error("exec.interactiveMode", "is required for client.authentication.k8s.io/v1 "
-                        + "(Never, IfAvailable or Always)");
-            }
-            interactiveMode = Credentials.InteractiveMode.IF_AVAILABLE;
-        } else {
-            interactiveMode = switch (mode) {
-                case "Never" -> Credentials.InteractiveMode.NEVER;
-                case "IfAvailable" -> Credentials.InteractiveMode.IF_AVAILABLE;
-                case "Always" -> Credentials.InteractiveMode.ALWAYS;
-                default -> throw field.error("exec.interactiveMode", "\"" + shown(mode)
-                        + "\" is not one of Never, IfAvailable, Always");
-            };
-        }
-        return new Credentials.Exec(apiVersion, command, args, env, interactiveMode,
-                flag(exec, "provideClusterInfo"), isEmpty(text(exec, "installHint")) ? "" : text(exec, "installHint"),
-                field.directory());
-    }
-
-    /** The bytes of {@code dataField} (base64) or of the file named by {@code fileField}; null if neither is set. */
     /**
      * PEM content and the kubeconfig field it came from, as written in the file, so that an error
      * about the content names the field the user has to fix ({@code certificate-authority-data},
@@ -422,7 +298,7 @@ public final class KubeconfigLoader {
     }
 
     /** The content of {@code dataField} (base64), else of the file {@code fileField} names; null when neither is set. */
-    private static @Nullable Pem pem(JsonNode node, String dataField, String fileField, Field field) {
+    private static @Nullable Pem pem(JsonNode node, String dataField, String fileField, KubeconfigField field) {
         String data = text(node, dataField);
         if (data != null && !data.isEmpty()) {
             try {
@@ -443,139 +319,5 @@ public final class KubeconfigLoader {
             }
         }
         return null;
-    }
-
-    private static boolean isEmpty(@Nullable String value) {
-        return value == null || value.isEmpty();
-    }
-
-    /**
-     * A name or value from the file as a message shows it: as it is when it looks like a name (no
-     * white space or control characters, at most 253 characters), else only its length. A mangled
-     * file (a stray quote) can turn half of itself, tokens included, into one "name".
-     */
-    private static String shown(String value) {
-        boolean nameLike = value.length() <= 253
-                && value.chars().noneMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c));
-        return nameLike ? value : "<" + value.length() + " characters, not shown>";
-    }
-
-    private static List<String> shown(java.util.Collection<String> values) {
-        return values.stream().map(KubeconfigLoader::shown).toList();
-    }
-
-    /** A scalar field as text; null when absent or null. */
-    private static @Nullable String text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
-            return null;
-        }
-        if (value.isContainer()) {
-            throw new WrongType(field, value);
-        }
-        return value.asString();
-    }
-
-    /** A boolean field; false when absent. */
-    private static boolean flag(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        if (value != null && value.isContainer()) {
-            throw new WrongType(field, value);
-        }
-        return value != null && value.asBoolean(false);
-    }
-
-    /**
-     * A list or mapping where a scalar belongs. Thrown where the field is read and turned into a
-     * {@link ConfigException} by the caller that knows the file and context; the value itself is
-     * never printed (it may be a secret).
-     */
-    private static final class WrongType extends RuntimeException {
-
-        private static final long serialVersionUID = 1L;
-
-        private final String field;
-        private final String found;
-
-        WrongType(String field, JsonNode value) {
-            super(null, null, false, false);
-            this.field = field;
-            this.found = value.isArray() ? "a list" : "a mapping";
-        }
-
-        ConfigException at(String where) {
-            return new ConfigException(where + ": field " + field + " must be a single value, not " + found);
-        }
-    }
-
-    /** The named entries of all files, first definition winning. */
-    private static final class Merged {
-        final Map<String, Entry> clusters = new LinkedHashMap<>();
-        final Map<String, Entry> users = new LinkedHashMap<>();
-        final Map<String, Entry> contexts = new LinkedHashMap<>();
-        @Nullable String currentContext;
-
-        void add(Path file, JsonNode root) {
-            collect(file, root, "clusters", "cluster", clusters);
-            collect(file, root, "users", "user", users);
-            collect(file, root, "contexts", "context", contexts);
-            String current = text(root, "current-context");
-            if (currentContext == null && current != null && !current.isEmpty()) {
-                currentContext = current;
-            }
-        }
-
-        private static void collect(Path file, JsonNode root, String list, String field, Map<String, Entry> into) {
-            JsonNode entries = root.get(list);
-            if (entries == null || entries.isNull()) {
-                return;
-            }
-            if (!entries.isArray()) {
-                throw new ConfigException("kubeconfig " + file + ": field " + list + " must be a list");
-            }
-            int index = 0;
-            for (JsonNode entry : entries) {
-                String name = text(entry, "name");
-                if (name == null || name.isEmpty()) {
-                    throw new ConfigException("kubeconfig " + file + ": " + list + "[" + index + "] has no name");
-                }
-                JsonNode body = entry.get(field);
-                if (body == null || !body.isObject()) {
-                    throw new ConfigException("kubeconfig " + file + ": " + list + "[" + index + "] (\"" + shown(name)
-                            + "\") has no " + field + " mapping");
-                }
-                into.putIfAbsent(name, new Entry(file, body));
-                index++;
-            }
-        }
-    }
-
-    private record Entry(Path file, JsonNode node) {
-    }
-
-    /** Where a field lives, for messages and for resolving relative paths. */
-    private record Field(Path file, String path) {
-
-        String describe(String field) {
-            return "kubeconfig " + file + ": " + path + ": " + field;
-        }
-
-        ConfigException error(String field, String problem) {
-            return new ConfigException(describe(field) + " " + problem);
-        }
-
-        /** A certificate or key field ({@code pem} reads only those) that cannot be read. */
-        ConfigException certificateError(String field, String problem) {
-            return new ConfigException.UnreadableCertificate(describe(field) + " " + problem);
-        }
-
-        Path directory() {
-            Path parent = file.toAbsolutePath().getParent();
-            return parent == null ? Path.of(".").toAbsolutePath() : parent;
-        }
-
-        Path resolve(String path) {
-            return directory().resolve(path);
-        }
     }
 }

@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.reactive.function.client.ClientRequest;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -32,6 +35,35 @@ abstract sealed class Authenticator {
     /** After a 401 answered a request sent with {@code used}: {@code true} if a different header is now available. */
     Mono<Boolean> refreshAfterUnauthorized(Optional<String> used) {
         return Mono.just(false);
+    }
+
+    /**
+     * This authenticator as a WebClient filter: sets the header on every request and, after a 401,
+     * sends the request once more when a fresh credential exists. The 401's body is released on
+     * every path, so its pooled connection is not leaked.
+     */
+    final ExchangeFilterFunction filter() {
+        return (request, next) -> authorization().flatMap(header -> next.exchange(withAuthorization(request, header))
+                .flatMap(response -> {
+                    if (response.statusCode().value() != 401) {
+                        return Mono.just(response);
+                    }
+                    return refreshAfterUnauthorized(header)
+                            .onErrorResume(e -> response.releaseBody().then(Mono.error(e)))
+                            .doOnCancel(() -> response.releaseBody().subscribe())
+                            .flatMap(refreshed -> !refreshed
+                                    ? Mono.just(response)
+                                    : response.releaseBody().then(authorization())
+                                            .flatMap(fresh -> next.exchange(withAuthorization(request, fresh))));
+                }));
+    }
+
+    private static ClientRequest withAuthorization(ClientRequest request, Optional<String> header) {
+        if (header.isEmpty()) {
+            return request;
+        }
+        return ClientRequest.from(request).headers(headers -> headers.set(HttpHeaders.AUTHORIZATION, header.get()))
+                .build();
     }
 
     static Authenticator of(ClientConfig config, ClientOptions options, RotatingKeyManager keys) {

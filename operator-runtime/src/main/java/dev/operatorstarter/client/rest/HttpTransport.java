@@ -1,67 +1,31 @@
 package dev.operatorstarter.client.rest;
 
 import dev.operatorstarter.client.config.ClientConfig;
-import dev.operatorstarter.client.config.ConfigException;
 import dev.operatorstarter.client.config.RedactedUri;
-import dev.operatorstarter.client.config.TlsSettings;
-import dev.operatorstarter.internal.ByteSizes;
 import dev.operatorstarter.internal.Json;
 import dev.operatorstarter.internal.TokenBucket;
-import dev.operatorstarter.time.TimeSource;
-import io.fabric8.kubernetes.api.model.Status;
-import io.fabric8.kubernetes.api.model.StatusBuilder;
-import io.fabric8.kubernetes.api.model.StatusDetails;
 import io.micrometer.observation.Observation;
 import io.netty.channel.ChannelOption;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
-import io.netty.handler.ssl.util.TrustManagerFactoryWrapper;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-import javax.net.ssl.SNIHostName;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509ExtendedTrustManager;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.core.codec.DecodingException;
-import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
-import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
-import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.ExchangeStrategies;
 import org.springframework.web.reactive.function.client.WebClient;
-import org.springframework.web.reactive.function.client.WebClientRequestException;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
-import reactor.netty.http.client.PrematureCloseException;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
 import reactor.netty.transport.ProxyProvider;
 import reactor.util.context.Context;
-import reactor.util.retry.Retry;
-import tools.jackson.core.JacksonException;
 
 /**
  * The HTTP layer: a {@link WebClient} on Reactor Netty with the configuration's TLS, proxy and
@@ -71,16 +35,12 @@ import tools.jackson.core.JacksonException;
  * timeout through the filters, outermost first: user agent, credentials (with one retry after a
  * 401 when a fresh credential exists), the user's interceptors, metrics, then the network.
  * Retries wrap the whole attempt, so every attempt takes a token and is counted.
+ *
+ * <p>The parts live in files of their own: {@link TlsContextFactory} (TLS), {@link Authenticator#filter()}
+ * (credentials), {@link RetryPolicy} (what is retried, when), {@link StatusTranslator} (errors into
+ * the client's exceptions) and {@link MetricsFilter} (request metrics).
  */
 final class HttpTransport implements AutoCloseable {
-
-    private static final Logger log = LoggerFactory.getLogger(HttpTransport.class);
-    /**
-     * Methods safe to send twice. PUT and DELETE are not here although HTTP calls them idempotent:
-     * a replayed DELETE whose first attempt went through answers 404, a replayed update 409, so
-     * the caller would see a failure for a write that succeeded (client-go retries only GET too).
-     */
-    private static final Set<HttpMethod> IDEMPOTENT = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS);
 
     /**
      * Where WebClient looks for the parent of its observation in the subscriber's context:
@@ -100,6 +60,8 @@ final class HttpTransport implements AutoCloseable {
     private final LoopResources loops;
     private final WebClient webClient;
     private final @Nullable TokenBucket bucket;
+    private final StatusTranslator errors;
+    private final RetryPolicy retryPolicy;
 
     HttpTransport(ClientConfig config, ClientOptions options) {
         this.config = config;
@@ -124,29 +86,7 @@ final class HttpTransport implements AutoCloseable {
                         options.connectTimeout().toMillis()))
                 .compress(true);
         if ("https".equals(config.server().getScheme())) {
-            SslContext ssl = sslContext(config.tls(), config.source(), keys);
-            // A resumed TLS session keeps the identity it was made with: after the client
-            // certificate rotates, no old session may be resumed.
-            keys.onRotation(() -> forgetSessions(ssl));
-            String serverName = config.tls().serverName();
-            boolean verifyHost = !config.tls().insecureSkipVerify();
-            http = http.secure(spec -> {
-                var builder = spec.sslContext(ssl).handshakeTimeout(options.connectTimeout());
-                if (serverName != null) {
-                    builder.serverNames(new SNIHostName(serverName));
-                }
-                builder.handlerConfigurator(handler -> {
-                    SSLEngine engine = handler.engine();
-                    SSLParameters parameters = engine.getSSLParameters();
-                    // The JDK checks the name against the URL's host; with tls-server-name our
-                    // trust manager checks that name instead (and only that name).
-                    parameters.setEndpointIdentificationAlgorithm(verifyHost && serverName == null ? "HTTPS" : null);
-                    if (serverName != null) {
-                        parameters.setServerNames(java.util.List.of(new SNIHostName(serverName)));
-                    }
-                    engine.setSSLParameters(parameters);
-                });
-            });
+            http = TlsContextFactory.secure(http, config.tls(), config.source(), keys, options.connectTimeout());
         }
         URI proxy = config.proxy();
         if (proxy != null) {
@@ -177,14 +117,16 @@ final class HttpTransport implements AutoCloseable {
                     codecs.defaultCodecs().maxInMemorySize(options.maxResponseBytes());
                 }).build())
                 .defaultHeader(HttpHeaders.USER_AGENT, options.userAgent())
-                .filter(credentials(authenticator));
+                .filter(authenticator.filter());
         options.interceptors().forEach(builder::filter);
-        builder.filter(metrics(options.metrics(), hostOf(config.server()), options.timeSource()));
+        builder.filter(MetricsFilter.of(options.metrics(), config.server(), options.timeSource()));
         if (!options.observationRegistry().isNoop()) {
             builder.observationRegistry(options.observationRegistry())
                     .observationConvention(new KubernetesRequestObservationConvention());
         }
         this.webClient = builder.build();
+        this.errors = new StatusTranslator(config, options);
+        this.retryPolicy = new RetryPolicy(options);
     }
 
     ClientConfig config() {
@@ -225,25 +167,25 @@ final class HttpTransport implements AutoCloseable {
     <T> Mono<T> execute(RequestSpec spec, Function<ClientResponse, Mono<T>> body) {
         if (spec.deadline() != null) {
             return underCurrentObservation(Mono.defer(() -> prepare(spec).exchangeToMono(response -> response.statusCode()
-                            .is2xxSuccessful() ? body.apply(response) : error(response, spec)))
+                            .is2xxSuccessful() ? body.apply(response) : StatusTranslator.error(response, spec)))
                     .timeout(spec.deadline())
-                    .onErrorMap(e -> translate(e, spec)));
+                    .onErrorMap(e -> errors.translate(e, spec)));
         }
         Mono<T> attempt = Mono.defer(() -> prepare(spec).exchangeToMono(response -> response.statusCode()
-                        .is2xxSuccessful() ? body.apply(response) : error(response, spec)))
+                        .is2xxSuccessful() ? body.apply(response) : StatusTranslator.error(response, spec)))
                 .timeout(options.requestTimeout()); // one attempt, not counting the wait for a token
         return underCurrentObservation(throttle().then(attempt)
-                .onErrorMap(e -> translate(e, spec))
-                .retryWhen(retries(spec, false)));
+                .onErrorMap(e -> errors.translate(e, spec))
+                .retryWhen(retryPolicy.retries(spec, false)));
     }
 
     /** A streaming request (a watch): no request timeout, and retries only before the first byte. */
     <T> Flux<T> stream(RequestSpec spec, Function<ClientResponse, Flux<T>> body) {
         Flux<T> attempt = Flux.defer(() -> prepare(spec).exchangeToFlux(response -> response.statusCode()
-                .is2xxSuccessful() ? body.apply(response) : HttpTransport.<T>error(response, spec).flux()));
+                .is2xxSuccessful() ? body.apply(response) : StatusTranslator.<T>error(response, spec).flux()));
         return underCurrentObservation(throttle().thenMany(attempt)
-                .onErrorMap(e -> translate(e, spec))
-                .retryWhen(retries(spec, true)));
+                .onErrorMap(e -> errors.translate(e, spec))
+                .retryWhen(retryPolicy.retries(spec, true)));
     }
 
     /**
@@ -273,290 +215,15 @@ final class HttpTransport implements AutoCloseable {
         return request;
     }
 
-    private static <T> Mono<T> error(ClientResponse response, RequestSpec spec) {
-        return response.bodyToMono(byte[].class).defaultIfEmpty(new byte[0])
-                .flatMap(bytes -> Mono.error(ApiException.fromStatus(
-                        status(response.statusCode().value(), bytes, response.headers().asHttpHeaders()),
-                        spec.describe())));
-    }
-
-    /** The Status in {@code body}, or one made from the HTTP code when the body is something else. */
-    static Status status(int code, byte[] body, HttpHeaders headers) {
-        Status status = null;
-        if (body.length > 0 && body[0] == '{') {
-            try {
-                Status parsed = Json.MAPPER.readValue(body, Status.class);
-                if ("Status".equals(parsed.getKind())) {
-                    status = parsed;
-                }
-            } catch (JacksonException e) {
-                // not a Status: described below
-            }
-        }
-        if (status == null) {
-            String text = new String(body, 0, Math.min(body.length, 256), StandardCharsets.UTF_8).strip();
-            status = new StatusBuilder().withKind("Status").withApiVersion("v1").withStatus("Failure")
-                    .withCode(code).withReason(ApiException.reasonForCode(code))
-                    .withMessage("the server answered " + code + (text.isEmpty() ? "" : ": " + text)).build();
-        }
-        if (status.getCode() == null || status.getCode() == 0) {
-            status.setCode(code);
-        }
-        String retryAfter = headers.getFirst(HttpHeaders.RETRY_AFTER);
-        if (retryAfter != null) {
-            try {
-                int seconds = Integer.parseInt(retryAfter.trim());
-                if (status.getDetails() == null) {
-                    status.setDetails(new StatusDetails());
-                }
-                if (status.getDetails().getRetryAfterSeconds() == null || status.getDetails().getRetryAfterSeconds() == 0) {
-                    status.getDetails().setRetryAfterSeconds(seconds);
-                }
-            } catch (NumberFormatException e) {
-                // an HTTP date: rare from the API server; fall back to our backoff
-            }
-        }
-        return status;
-    }
-
-    private Throwable translate(Throwable error, RequestSpec spec) {
-        if (error instanceof KubernetesClientException) {
-            return error;
-        }
-        if (error instanceof TimeoutException) {
-            return spec.deadline() != null
-                    ? new KubernetesClientException(spec.describe() + " timed out after its deadline of "
-                            + spec.deadline().toMillis() + " ms", error)
-                    : new KubernetesClientException(spec.describe() + " timed out after "
-                            + options.requestTimeout().toMillis() + " ms (requestTimeout)", error);
-        }
-        if (overLimit(error)) {
-            return new ResponseTooLargeException("response to " + spec.describe() + " exceeded the "
-                    + ByteSizes.describe(options.maxResponseBytes()) + " limit (ClientOptions.maxResponseBytes)", error);
-        }
-        if (error instanceof DecodingException || error instanceof JacksonException) {
-            return new KubernetesClientException(spec.describe() + " returned a body that is not valid JSON: "
-                    + rootMessage(error), error);
-        }
-        if (error instanceof WebClientRequestException || error instanceof IOException) {
-            Throwable root = error instanceof WebClientRequestException ? error.getCause() : error;
-            if (root instanceof SSLException) {
-                return new KubernetesClientException(spec.describe() + " failed in the TLS handshake with "
-                        + new RedactedUri(config.server()) + " (" + config.source() + "): " + rootMessage(root), error);
-            }
-            return new KubernetesClientException(spec.describe() + " failed: " + rootMessage(error), error);
-        }
-        return error;
-    }
-
-    /** Whether a codec read stopped at maxInMemorySize: WebClient may wrap that in a response exception. */
-    private static boolean overLimit(Throwable error) {
-        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof DataBufferLimitException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String rootMessage(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = root.getMessage();
-        return message == null ? root.getClass().getSimpleName() : message;
-    }
-
-    private Retry retries(RequestSpec spec, boolean streaming) {
-        return Retry.from(signals -> signals.concatMap(signal -> {
-            Throwable failure = signal.failure();
-            long attempt = signal.totalRetries();
-            Optional<Duration> delay = attempt < options.maxRetries() ? retryDelay(failure, spec, attempt, streaming)
-                    : Optional.empty();
-            if (delay.isEmpty()) {
-                return Mono.error(failure);
-            }
-            log.debug("Retrying {} in {} ms (attempt {} of {}) after: {}", spec.describe(), delay.get().toMillis(),
-                    attempt + 1, options.maxRetries(), failure.getMessage());
-            return Mono.delay(delay.get()).thenReturn(attempt);
-        }));
-    }
-
-    /** How long to wait before retrying after {@code failure}, or empty if it must not be retried. */
-    private Optional<Duration> retryDelay(Throwable failure, RequestSpec spec, long attempt, boolean streaming) {
-        boolean idempotent = IDEMPOTENT.contains(spec.method());
-        if (failure instanceof ApiException api) {
-            // 429 means the server did not run the request, so any method may be retried.
-            boolean retry = api.code() == 429 || (idempotent && (api.code() == 503 || api.code() == 504));
-            if (!retry) {
-                return Optional.empty();
-            }
-            Optional<Duration> asked = api.retryAfter();
-            if (asked.isPresent()) {
-                return Optional.of(min(asked.get(), options.maxRetryDelay()));
-            }
-            return Optional.of(backoff(attempt));
-        }
-        if (idempotent && !streaming && connectionReset(failure)) {
-            return Optional.of(backoff(attempt));
-        }
-        // A watch that cannot connect is not retried here: its owner (the reflector) has its own
-        // backoff, and a TLS or DNS error must surface at once, not after minutes of retries.
-        return Optional.empty();
-    }
-
-    private static boolean connectionReset(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof PrematureCloseException) {
-                return true;
-            }
-            if (cause instanceof IOException io && io.getMessage() != null
-                    && io.getMessage().toLowerCase(Locale.ROOT).contains("connection reset")) {
-                return true;
-            }
-            if (cause.getCause() == cause) {
-                break;
-            }
-        }
-        return false;
-    }
-
-    /** Exponential from retryBackoff, capped, with jitter in [d/2, d]. */
-    private Duration backoff(long attempt) {
-        long base = options.retryBackoff().toNanos();
-        long cap = options.maxRetryDelay().toNanos();
-        long delay = attempt >= 62 ? cap : Math.min(cap, base << Math.min(attempt, 30));
-        long jittered = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
-        return Duration.ofNanos(jittered);
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
-    }
-
-    private static ExchangeFilterFunction credentials(Authenticator authenticator) {
-        return (request, next) -> authenticator.authorization().flatMap(header -> next.exchange(withAuthorization(request, header))
-                .flatMap(response -> {
-                    if (response.statusCode().value() != 401) {
-                        return Mono.just(response);
-                    }
-                    // The 401's body is released on every path, so its pooled connection is not leaked.
-                    return authenticator.refreshAfterUnauthorized(header)
-                            .onErrorResume(e -> response.releaseBody().then(Mono.error(e)))
-                            .doOnCancel(() -> response.releaseBody().subscribe())
-                            .flatMap(refreshed -> !refreshed
-                                    ? Mono.just(response)
-                                    : response.releaseBody().then(authenticator.authorization())
-                                            .flatMap(fresh -> next.exchange(withAuthorization(request, fresh))));
-                }));
-    }
-
-    private static ClientRequest withAuthorization(ClientRequest request, Optional<String> header) {
-        if (header.isEmpty()) {
-            return request;
-        }
-        return ClientRequest.from(request).headers(headers -> headers.set(HttpHeaders.AUTHORIZATION, header.get()))
-                .build();
-    }
-
-    private static ExchangeFilterFunction metrics(RequestMetrics metrics, String host, TimeSource time) {
-        if (metrics == RequestMetrics.NONE) {
-            return (request, next) -> next.exchange(request);
-        }
-        return (request, next) -> Mono.defer(() -> {
-            long started = time.nanoTime();
-            java.util.concurrent.atomic.AtomicBoolean recorded = new java.util.concurrent.atomic.AtomicBoolean();
-            return next.exchange(request)
-                    .doOnNext(response -> {
-                        if (recorded.compareAndSet(false, true)) {
-                            record(metrics, request, host, Integer.toString(response.statusCode().value()),
-                                    time.since(started));
-                        }
-                    })
-                    .doOnError(e -> {
-                        if (recorded.compareAndSet(false, true)) {
-                            record(metrics, request, host, "<error>", time.since(started));
-                        }
-                    })
-                    .doOnCancel(() -> { // timed out or abandoned before the response headers
-                        if (recorded.compareAndSet(false, true)) {
-                            record(metrics, request, host, "<error>", time.since(started));
-                        }
-                    });
-        });
-    }
-
-    private static void record(RequestMetrics metrics, ClientRequest request, String host, String code, Duration took) {
-        try {
-            metrics.requestCompleted(request.method().name(), host, code, took);
-        } catch (RuntimeException e) {
-            log.warn("Request metrics callback failed: {}", e.toString());
-        }
-    }
-
-    private static String hostOf(URI server) {
-        return server.getPort() > 0 ? server.getHost() + ":" + server.getPort() : server.getHost();
-    }
-
-    private static SslContext sslContext(TlsSettings tls, String source, RotatingKeyManager keys) {
-        try {
-            SslContextBuilder builder = SslContextBuilder.forClient();
-            if (tls.insecureSkipVerify()) {
-                log.warn("TLS verification of the API server is off (insecure-skip-tls-verify in {})", source);
-                builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
-            } else if (!tls.certificateAuthorities().isEmpty() || tls.serverName() != null) {
-                TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-                if (tls.certificateAuthorities().isEmpty()) {
-                    factory.init((KeyStore) null); // the JVM's trust store
-                } else {
-                    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-                    trust.load(null, null);
-                    int index = 0;
-                    for (X509Certificate ca : tls.certificateAuthorities()) {
-                        trust.setCertificateEntry("ca-" + index++, ca);
-                    }
-                    factory.init(trust);
-                }
-                if (tls.serverName() == null) {
-                    builder.trustManager(factory);
-                } else {
-                    X509ExtendedTrustManager chain = java.util.Arrays.stream(factory.getTrustManagers())
-                            .filter(X509ExtendedTrustManager.class::isInstance).map(X509ExtendedTrustManager.class::cast)
-                            .findFirst().orElseThrow(() -> new ConfigException("no X.509 trust manager for " + source));
-                    builder.trustManager(new TrustManagerFactoryWrapper(new ServerNameTrustManager(chain,
-                            tls.serverName())));
-                }
-            }
-            // The kubeconfig's certificate, or the one an exec plugin supplies (and rotates) later.
-            builder.keyManager(keys);
-            return builder.build();
-        } catch (GeneralSecurityException | IOException e) {
-            throw new ConfigException("cannot set up TLS for " + source + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void forgetSessions(SslContext ssl) {
-        javax.net.ssl.SSLSessionContext sessions = ssl.sessionContext();
-        if (sessions == null) {
-            return;
-        }
-        for (java.util.Enumeration<byte[]> ids = sessions.getIds(); ids.hasMoreElements(); ) {
-            javax.net.ssl.SSLSession session = sessions.getSession(ids.nextElement());
-            if (session != null) {
-                session.invalidate();
-            }
-        }
-    }
-
     @Override
     public void close() {
         connections.dispose();
         loops.dispose();
     }
 
-    /** One HTTP request as the transport sees it. */
     /**
+     * One HTTP request as the transport sees it.
+     *
      * @param deadline when set, the request is one attempt that must finish within it, is never
      *     retried and does not wait for a rate-limiter token (see {@link Request#deadline})
      */

@@ -11,16 +11,34 @@ import java.util.Map;
  */
 public sealed interface WatchEvent<T> {
 
+    /** The event's type as the server names it: ADDED, MODIFIED, DELETED, BOOKMARK or ERROR. */
+    String type();
+
     /** An object was created (or, at the start of a watch, existed). */
     record Added<T>(T object) implements WatchEvent<T> {
+
+        @Override
+        public String type() {
+            return "ADDED";
+        }
     }
 
     /** An object changed. */
     record Modified<T>(T object) implements WatchEvent<T> {
+
+        @Override
+        public String type() {
+            return "MODIFIED";
+        }
     }
 
     /** An object was deleted; this is its last state. */
     record Deleted<T>(T object) implements WatchEvent<T> {
+
+        @Override
+        public String type() {
+            return "DELETED";
+        }
     }
 
     /** The watch has seen everything up to {@code resourceVersion}. */
@@ -28,6 +46,11 @@ public sealed interface WatchEvent<T> {
 
         public Bookmark {
             annotations = Map.copyOf(annotations);
+        }
+
+        @Override
+        public String type() {
+            return "BOOKMARK";
         }
 
         /** The bookmark that ends the initial events of a streaming list ({@code sendInitialEvents=true}). */
@@ -38,6 +61,11 @@ public sealed interface WatchEvent<T> {
 
     /** The server ended the watch with an error. */
     record Error<T>(Status status) implements WatchEvent<T> {
+
+        @Override
+        public String type() {
+            return "ERROR";
+        }
 
         /** The error as the exception a request with this status would have thrown. */
         public ApiException toException(String request) {

@@ -95,8 +95,7 @@ public final class OperatorControllersAutoConfiguration {
             OperatorProperties.LeaderElection election = properties.leaderElection();
             manager.leaderElection(LeaseLock.of(client, settings.namespace(), settings.name(), settings.identity()),
                     config -> {
-                        config.leaseDuration(election.leaseDuration()).renewDeadline(election.renewDeadline())
-                                .retryPeriod(election.retryPeriod()).releaseOnClose(election.releaseOnShutdown())
+                        config.timing(election.timing()).releaseOnClose(election.releaseOnShutdown())
                                 .name(settings.name()).metrics(OperatorMetrics.of(metrics).leaders());
                         customizers.orderedStream().forEach(customizer -> customizer.customize(config));
                         return config;

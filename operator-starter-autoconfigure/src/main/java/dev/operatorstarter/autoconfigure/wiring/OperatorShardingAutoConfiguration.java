@@ -5,6 +5,7 @@ import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.autoconfigure.ShardingCustomizer;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.leaderelection.LeaseTiming;
 import dev.operatorstarter.sharding.Sharding;
 import dev.operatorstarter.sharding.ShardingOptions;
 import org.springframework.beans.factory.ObjectProvider;
@@ -47,9 +48,14 @@ public final class OperatorShardingAutoConfiguration {
             ObjectProvider<ShardingCustomizer> customizers, ConfigurableApplicationContext context) {
         OperatorProperties.Sharding sharding = properties.sharding();
         OperatorProperties.LeaderElection election = properties.leaderElection();
+        LeaseTiming timing;
+        try {
+            timing = election.timing();
+        } catch (IllegalArgumentException e) {
+            throw invalid(settings, e);
+        }
         ShardingOptions.Builder options = ShardingOptions.builder(settings.ring(), settings.shardId(), settings.namespace())
-                .virtualNodes(sharding.virtualNodes()).leaseDuration(election.leaseDuration())
-                .renewDeadline(election.renewDeadline()).retryPeriod(election.retryPeriod())
+                .virtualNodes(sharding.virtualNodes()).timing(timing)
                 .resyncPeriod(sharding.resyncPeriod()).assignerWorkers(sharding.assignerWorkers())
                 .arrivalTimeout(sharding.arrivalTimeout()).orphanTtl(sharding.orphanTtl())
                 .metrics(OperatorMetrics.of(metrics).shards());
@@ -58,11 +64,15 @@ public final class OperatorShardingAutoConfiguration {
         try {
             built = options.build();
         } catch (IllegalArgumentException e) {
-            throw new InvalidShardingException("the ring " + settings.ring() + " cannot be set up: " + e.getMessage(),
-                    "Fix the operator.sharding.* or operator.leader-election.* property it names", e);
+            throw invalid(settings, e);
         }
         return Sharding.builder(client, informers, built)
                 .onTainted(OperatorControllersAutoConfiguration.shutdown(context, "operator-shutdown-after-taken-member"))
                 .build();
+    }
+
+    private static InvalidShardingException invalid(ShardSettings settings, IllegalArgumentException e) {
+        return new InvalidShardingException("the ring " + settings.ring() + " cannot be set up: " + e.getMessage(),
+                "Fix the operator.sharding.* or operator.leader-election.* property it names", e);
     }
 }

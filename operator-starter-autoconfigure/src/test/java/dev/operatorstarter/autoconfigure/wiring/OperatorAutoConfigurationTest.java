@@ -35,6 +35,7 @@ import dev.operatorstarter.event.EventBroadcaster;
 import dev.operatorstarter.event.EventRecorder;
 import dev.operatorstarter.event.EventType;
 import dev.operatorstarter.leaderelection.LeaderElector;
+import dev.operatorstarter.leaderelection.LeaseTiming;
 import dev.operatorstarter.manager.Manager;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
@@ -166,6 +167,7 @@ class OperatorAutoConfigurationTest {
             assertThat(properties.controllers().rateLimiter().baseDelay()).isEqualTo(Duration.ofMillis(5));
             assertThat(properties.leaderElection().enabled()).isTrue();
             assertThat(properties.leaderElection().leaseDuration()).isEqualTo(Duration.ofSeconds(15));
+            assertThat(properties.leaderElection().timing()).isEqualTo(LeaseTiming.defaults());
             assertThat(properties.leaderElection().onLost()).isEqualTo(OperatorProperties.OnLost.REELECT);
         });
         runner().withPropertyValues("operator.client.connect-timeout=3", "operator.informers.namespaces=a, b",

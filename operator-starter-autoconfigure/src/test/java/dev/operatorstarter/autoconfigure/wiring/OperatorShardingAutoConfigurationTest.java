@@ -139,6 +139,18 @@ class OperatorShardingAutoConfigurationTest {
     }
 
     @Test
+    void refusesLeaseTimingsThatLeaderElectionWouldRefuseNamingTheField() {
+        runner().withUserConfiguration(WidgetReconcilerConfiguration.class)
+                .withPropertyValues("operator.sharding.enabled=true", "operator.leader-election.lease-duration=10s")
+                .run(context -> {
+                    assertThat(context.getStartupFailure()).rootCause().isInstanceOf(IllegalArgumentException.class)
+                            .hasMessage("leaseDuration (PT10S) must be greater than renewDeadline (PT10S)");
+                    assertThat(OperatorAutoConfigurationTest.analyze(context.getStartupFailure()).getDescription())
+                            .contains("cannot be set up: leaseDuration (PT10S) must be greater than renewDeadline");
+                });
+    }
+
+    @Test
     void customizersShapeTheOptionsAfterTheProperties() {
         runner().withUserConfiguration(WidgetReconcilerConfiguration.class, Customized.class)
                 .withPropertyValues("operator.sharding.enabled=true", "operator.sharding.virtual-nodes=50")

@@ -62,7 +62,7 @@ class ApiSurfaceTest {
                     + " ValidationRule ValidationRules"),
             entry("event", "EventBroadcaster EventOptions EventRecorder EventType"),
             entry("leaderelection", "LeaderCallbacks LeaderElectionConfig LeaderElectionRecord LeaderElector"
-                    + " LeaderMetrics Leadership LeaseLock ResourceLock"),
+                    + " LeaderMetrics Leadership LeaseLock LeaseTiming ResourceLock"),
             entry("manager", "ControllerExtension ControllerLayout ControllerStatus ManagedControllerBuilder ManagedRunnable "
                     + "Manager ManagerBuilder ManagerOptions ManagerPlugin MemberTerms ResourceNotServedException RunnableGroup"),
             entry("rbac", "AccessRule AccessRules OperatorAccess Permission Permissions"),

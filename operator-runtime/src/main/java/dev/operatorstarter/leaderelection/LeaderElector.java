@@ -157,7 +157,7 @@ public final class LeaderElector implements AutoCloseable {
             // arrive; and only once that thread has ended the term (onStoppedLeading has returned).
             if (!running.isAlive() && ledWhenClosed && !abandoned && config.releaseOnClose()) {
                 ledWhenClosed = false;
-                release();
+                LeaseRelease.release(lock, config);
             }
         }
         if (guard != null && guard != Thread.currentThread()) {
@@ -425,24 +425,6 @@ public final class LeaderElector implements AutoCloseable {
             config.callbacks().onStoppedLeading();
         } catch (RuntimeException e) {
             log.error("{}: onStoppedLeading failed", config.name(), e);
-        }
-    }
-
-    /** Writes an empty holder if this candidate still holds the lock. */
-    private void release() {
-        try {
-            Optional<ResourceLock.Observed> current = lock.get(config.timing().retryPeriod());
-            if (current.isEmpty() || !current.get().record().holderIdentity().equals(lock.identity())) {
-                return;
-            }
-            Instant now = config.timeSource().now();
-            LeaderElectionRecord released = new LeaderElectionRecord("", Duration.ofSeconds(1), now, now,
-                    current.get().record().leaderTransitions());
-            lock.update(released, current.get().version(), config.timing().retryPeriod());
-            log.info("{}: released {}", config.name(), lock.describe());
-        } catch (RuntimeException e) {
-            log.warn("{}: cannot release {}: {}; others take over when the lease expires", config.name(),
-                    lock.describe(), e.getMessage());
         }
     }
 

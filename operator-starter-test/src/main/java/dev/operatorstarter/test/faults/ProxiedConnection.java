@@ -32,10 +32,10 @@ import org.slf4j.LoggerFactory;
  * waits for the client's next byte, so a client that goes away ends the upstream stream at once.
  *
  * <p>The upstream connections are {@link UpstreamLinks}; a response goes back through a
- * {@link ResponseRelay}, an upgraded connection through a {@link Tunnel}; all of them pass this
- * connection's gate ({@code pass()}) before each step and cut it ({@link #abort()}) when it says stop.
+ * {@link ResponseRelay}, an upgraded connection through a {@link Tunnel}; each step passes this
+ * connection as its {@link ConnectionGate} first, and cuts it when the gate says stop.
  */
-final class ProxiedConnection implements Runnable {
+final class ProxiedConnection implements Runnable, ConnectionGate {
 
     private static final Logger log = LoggerFactory.getLogger(ProxiedConnection.class);
     private static final int MAX_REQUEST_BODY = 64 * 1024 * 1024;
@@ -101,7 +101,8 @@ final class ProxiedConnection implements Runnable {
      * (a TCP reset could discard it at the client, which would make a cut stream's kept events
      * unreliable). Idempotent.
      */
-    void abort() {
+    @Override
+    public void abort() {
         sockets.closeAll();
         lost.close();
     }
@@ -115,8 +116,8 @@ final class ProxiedConnection implements Runnable {
         lost.set(true);
     }
 
-    /** Waits while the proxy is half-open or this connection is lost; {@code false} once it ended. */
-    private boolean pass() {
+    @Override
+    public boolean pass() {
         return proxy.stall().pass() && lost.pass();
     }
 
@@ -199,7 +200,7 @@ final class ProxiedConnection implements Runnable {
             return stopped();
         }
         if (response.status() == 101) {
-            new Tunnel(proxy.threads(), this::pass, this::abort).run(in, out, link, response);
+            new Tunnel(proxy.threads(), this).run(in, out, link, response);
             return false;
         }
         HttpBody responseBody = HttpBody.ofResponse(response, method, link.in);
@@ -213,7 +214,7 @@ final class ProxiedConnection implements Runnable {
         if (responseBody.framing() == HttpBody.Framing.CHUNKED || responseBody.framing() == HttpBody.Framing.UNTIL_CLOSE) {
             watchForTheClientLeaving(in);
         }
-        ResponseRelay relay = new ResponseRelay(out, this::pass, this::abort);
+        ResponseRelay relay = new ResponseRelay(out, this);
         boolean consumed = rewrite == null || responseBody.framing() == HttpBody.Framing.NONE
                 ? relay.pass(head, responseBody)
                 : relay.rewrite(head, responseBody, rewrite);

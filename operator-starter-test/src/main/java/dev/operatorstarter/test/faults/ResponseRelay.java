@@ -3,7 +3,6 @@ package dev.operatorstarter.test.faults;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.function.BooleanSupplier;
 
 /**
  * Forwards one response from the server to the client: unchanged, piece by piece, or through a
@@ -13,30 +12,24 @@ import java.util.function.BooleanSupplier;
 final class ResponseRelay {
 
     private final OutputStream out;
-    private final BooleanSupplier pass;
-    private final Runnable abort;
+    private final ConnectionGate gate;
 
-    /**
-     * @param out the client's side
-     * @param pass waits while the connection stalls; {@code false} once it ended
-     * @param abort cuts the connection
-     */
-    ResponseRelay(OutputStream out, BooleanSupplier pass, Runnable abort) {
+    /** Forwards to {@code out}, the client's side of the connection that {@code gate} guards. */
+    ResponseRelay(OutputStream out, ConnectionGate gate) {
         this.out = out;
-        this.pass = pass;
-        this.abort = abort;
+        this.gate = gate;
     }
 
     /** Forwards a response unchanged, piece by piece; returns whether its body was read to its end. */
     boolean pass(HttpHead head, HttpBody body) throws IOException {
-        if (!pass.getAsBoolean()) {
+        if (!gate.pass()) {
             return stopped();
         }
         head.writeTo(out);
         out.flush();
         boolean chunked = body.framing() == HttpBody.Framing.CHUNKED;
         for (byte[] piece = body.next(); piece != null; piece = body.next()) {
-            if (!pass.getAsBoolean()) {
+            if (!gate.pass()) {
                 return stopped();
             }
             if (chunked) {
@@ -70,7 +63,7 @@ final class ResponseRelay {
                 step = piece == null ? rewrite.end() : rewrite.accept(piece);
                 kept.writeBytes(step.write());
             }
-            if (!pass.getAsBoolean()) {
+            if (!gate.pass()) {
                 return stopped();
             }
             if (step.action() == BodyRewrite.Action.END) {
@@ -80,7 +73,7 @@ final class ResponseRelay {
             kept.writeTo(out);
             out.flush();
             if (step.action() == BodyRewrite.Action.ABORT) {
-                abort.run();
+                gate.abort();
             }
             return consumed;
         }
@@ -88,7 +81,7 @@ final class ResponseRelay {
         head.writeTo(out);
         out.flush();
         while (true) {
-            if (!pass.getAsBoolean()) {
+            if (!gate.pass()) {
                 return stopped();
             }
             if (step.action() == BodyRewrite.Action.ABORT) {
@@ -98,7 +91,7 @@ final class ResponseRelay {
                     out.write(step.write());
                 }
                 out.flush();
-                abort.run();
+                gate.abort();
                 return false;
             }
             if (chunked) {
@@ -122,7 +115,7 @@ final class ResponseRelay {
 
     /** The connection ended while this response waited: cut it. Returns {@code false} for "stop". */
     private boolean stopped() {
-        abort.run();
+        gate.abort();
         return false;
     }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.concurrent.ThreadFactory;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,18 +17,12 @@ final class Tunnel {
     private static final Logger log = LoggerFactory.getLogger(Tunnel.class);
 
     private final ThreadFactory threads;
-    private final BooleanSupplier pass;
-    private final Runnable abort;
+    private final ConnectionGate gate;
 
-    /**
-     * @param threads makes the thread that copies from the server to the client
-     * @param pass waits while the connection stalls; {@code false} once it ended
-     * @param abort cuts the connection
-     */
-    Tunnel(ThreadFactory threads, BooleanSupplier pass, Runnable abort) {
+    /** A tunnel through the connection that {@code gate} guards; {@code threads} makes its second thread. */
+    Tunnel(ThreadFactory threads, ConnectionGate gate) {
         this.threads = threads;
-        this.pass = pass;
-        this.abort = abort;
+        this.gate = gate;
     }
 
     /** Sends {@code response} to the client, then copies bytes both ways until either side ends. */
@@ -39,19 +32,19 @@ final class Tunnel {
         clientOut.flush();
         Thread upstreamToClient = threads.newThread(() -> {
             copy(link.in, clientOut);
-            abort.run();
+            gate.abort();
         });
         upstreamToClient.start();
         copy(clientIn, link.out);
-        abort.run();
+        gate.abort();
     }
 
     private void copy(InputStream from, OutputStream to) {
         byte[] buffer = new byte[ProxiedConnection.BUFFER];
         try {
             for (int read = from.read(buffer); read >= 0; read = from.read(buffer)) {
-                if (!pass.getAsBoolean()) {
-                    abort.run();
+                if (!gate.pass()) {
+                    gate.abort();
                     return;
                 }
                 to.write(buffer, 0, read);

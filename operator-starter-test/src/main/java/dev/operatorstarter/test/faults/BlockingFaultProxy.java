@@ -127,7 +127,7 @@ final class BlockingFaultProxy implements FaultProxy {
                 continue;
             }
             if (dropping) {
-                ProxiedConnection.reset(socket);
+                SocketGroup.reset(socket);
                 continue;
             }
             ProxiedConnection connection = new ProxiedConnection(socket, this, serverTls, upstream);

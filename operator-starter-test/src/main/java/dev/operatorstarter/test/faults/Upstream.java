@@ -14,12 +14,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * The API server behind the proxy: where it is, and the two ways to reach it, as its admin (with
  * the upstream connection's client certificate, or its token) and with no client certificate (for
- * requests that carry a token of their own).
+ * requests that carry a token of their own), and the head a request takes on the way there.
  */
 final class Upstream {
 
     private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
     private static final int HANDSHAKE_TIMEOUT_MILLIS = 10_000;
+    private static final String[] HOP_BY_HOP = {"Connection", "Keep-Alive", "Proxy-Connection", "TE", "Trailer",
+        "Transfer-Encoding", "Upgrade"};
 
     private final String host;
     private final int port;
@@ -27,6 +29,7 @@ final class Upstream {
     private final String basePath;
     private final SSLSocketFactory admin;
     private final SSLSocketFactory anonymous;
+    /** The admin's bearer token, when the upstream connection authenticates with one instead of a certificate. */
     private final @Nullable String adminToken;
 
     private Upstream(URI server, SSLSocketFactory admin, SSLSocketFactory anonymous, @Nullable String adminToken) {
@@ -83,18 +86,38 @@ final class Upstream {
     }
 
     /** The request target on the server: its base path (if the URL has one) and {@code target}. */
-    String target(String target) {
+    private String target(String target) {
         return basePath + target;
     }
 
-    /** The {@code Host} header for the server. */
-    String hostHeader() {
-        return hostHeader;
+    /**
+     * The head of {@code request} as it goes to the server: without hop-by-hop headers, with the
+     * server's target and {@code Host}, the admin's token unless the request carries its own, the
+     * length of the body read whole, and the upgrade the client asked for.
+     *
+     * @param identityBody whether the response body must not be compressed (a body fault reads its lines)
+     */
+    HttpHead request(HttpHead request, boolean ownToken, boolean identityBody, boolean upgrade, byte[] body) {
+        HttpHead head = request.without(HOP_BY_HOP).without("Host", "Content-Length", "Expect")
+                .withStartLine(request.method() + " " + target(request.target()) + " HTTP/1.1")
+                .with("Host", hostHeader);
+        if (identityBody) {
+            head = head.without("Accept-Encoding"); // the body faults read lines, not gzip
+        }
+        if (!ownToken && adminToken != null) {
+            head = head.with("Authorization", "Bearer " + adminToken);
+        }
+        if (body.length > 0 || hasBody(request)) {
+            head = head.with("Content-Length", Integer.toString(body.length));
+        }
+        if (upgrade) {
+            head = head.with("Connection", "Upgrade").with("Upgrade", request.header("Upgrade"));
+        }
+        return head;
     }
 
-    /** The admin's bearer token, when the upstream connection authenticates with one instead of a certificate. */
-    @Nullable String adminToken() {
-        return adminToken;
+    private static boolean hasBody(HttpHead request) {
+        return request.header("Content-Length") != null || request.header("Transfer-Encoding") != null;
     }
 
     @Override

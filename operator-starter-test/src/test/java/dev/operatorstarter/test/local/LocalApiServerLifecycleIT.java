@@ -105,7 +105,7 @@ class LocalApiServerLifecycleIT {
         Await.condition("the killed JVM to be gone", TIMEOUT, POLL, () -> !jvm.isAlive());
 
         assertThat(run).as("the killed JVM's run folder").exists();
-        LocalApiServer.sweepAbandonedRuns(run.getParent());
+        RunFolder.sweepAbandoned(run.getParent());
         assertThat(run).as("swept by the next start").doesNotExist();
     }
 

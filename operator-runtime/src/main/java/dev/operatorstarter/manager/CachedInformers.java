@@ -9,8 +9,10 @@ import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.HashMap;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /** The selectors of each resource's informers, and the informers the manager's controllers cache it in (for listers over all of them). Thread-safe. */
 final class CachedInformers {
@@ -28,29 +30,60 @@ final class CachedInformers {
         return selectors.getOrDefault(key(type), InformerScope.all());
     }
 
+    /** Counts the informers recorded, so a deferred lister knows when to look its caches up again. */
+    private volatile int version;
+
     synchronized void full(ResourceType<?> type, SharedIndexInformer<?> informer) {
+        version++;
         full.computeIfAbsent(key(type), k -> new LinkedHashSet<>()).add(informer);
     }
 
     synchronized void metadata(ResourceType<?> type, SharedIndexInformer<PartialObjectMetadata> informer) {
+        version++;
         metadata.computeIfAbsent(key(type), k -> new LinkedHashSet<>()).add(informer);
     }
 
     @SuppressWarnings("unchecked")
-    synchronized <T extends HasMetadata> Lister<T> lister(Class<T> type) {
-        return (Lister<T>) union(full, ResourceType.of(type), type.getName());
+    <T extends HasMetadata> Lister<T> lister(Class<T> type) {
+        ResourceType<T> resource = ResourceType.of(type);
+        return new DeferredLister<>(memoized(() -> (Lister<T>) union(full, resource, type.getName())));
     }
 
     @SuppressWarnings("unchecked")
-    synchronized Lister<PartialObjectMetadata> metadataLister(Class<? extends HasMetadata> type) {
-        return (Lister<PartialObjectMetadata>) union(metadata, ResourceType.of(type), "the metadata of " + type.getName());
+    Lister<PartialObjectMetadata> metadataLister(Class<? extends HasMetadata> type) {
+        ResourceType<?> resource = ResourceType.of(type);
+        return new DeferredLister<>(memoized(() -> (Lister<PartialObjectMetadata>) union(metadata, resource,
+                "the metadata of " + type.getName())));
+    }
+
+    /** An answer, and the {@link #version} it was looked up at. */
+    private record Memo<L>(int version, L answer) {
+    }
+
+    /** {@code lookup}'s answer, looked up again only after an informer was recorded. */
+    private <L> Supplier<L> memoized(Supplier<L> lookup) {
+        return new Supplier<>() {
+            private volatile @Nullable Memo<L> last;
+
+            @Override
+            public L get() {
+                int now = version;
+                Memo<L> memo = last;
+                if (memo == null || memo.version() != now) {
+                    memo = new Memo<>(now, lookup.get());
+                    last = memo;
+                }
+                return memo.answer();
+            }
+        };
     }
 
     @SuppressWarnings({ "unchecked", "rawtypes" })
-    private static Lister<?> union(Map<String, Set<SharedIndexInformer<?>>> byType, ResourceType<?> type, String what) {
+    private synchronized Lister<?> union(Map<String, Set<SharedIndexInformer<?>>> byType, ResourceType<?> type, String what) {
         Set<SharedIndexInformer<?>> informers = byType.getOrDefault(key(type), Set.of());
         if (informers.isEmpty()) {
-            throw new IllegalStateException("no controller of the manager caches " + what);
+            throw new IllegalStateException("no controller of the manager caches " + what + " (yet): build one "
+                    + "that does with manager.controller(...).reconcile(...) before reading");
         }
         List<Lister> listers = informers.stream().map(informer -> (Lister) informer.lister()).toList();
         return Lister.union((List) listers);

@@ -4,6 +4,7 @@ import dev.operatorstarter.cache.InformerScope;
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.cache.SharedInformerFactory;
+import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.ResourceType;
 import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.controller.Controller;
@@ -16,6 +17,8 @@ import dev.operatorstarter.controller.ReconcileHandler;
 import dev.operatorstarter.controller.ReconcileRequest;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -81,6 +84,8 @@ public final class ManagedControllerBuilder<T extends HasMetadata> {
     private @Nullable ControllerExtension extension;
     private final List<ControllerDecorator<T>> decorators = new ArrayList<>();
     private boolean built;
+    /** The runtime's builder of the controller, once {@link #reconcile} made it; where tracked writes are recorded. */
+    private volatile @Nullable ControllerBuilder<T> controllerBuilder;
 
     /** A watched resource and its mapper; {@code metadata} when cached as metadata only. */
     private record Mapped<O>(ResourceType<?> type, boolean metadata, Function<O, Collection<ReconcileRequest>> mapper) {
@@ -221,6 +226,37 @@ public final class ManagedControllerBuilder<T extends HasMetadata> {
     }
 
     /**
+     * {@code client}, recording every successful write for the read-your-own-writes of the
+     * controller this builder builds (as {@link Controller#tracked}): the next reconcile of an object
+     * this client wrote waits until the cache shows the write. For a handler made before its
+     * controller, for example one that writes its primary's status. Its writes work once
+     * {@link #reconcile} has built the controller (reconciles run only after that); before, they
+     * throw {@link IllegalStateException}.
+     */
+    @SuppressWarnings("unchecked")
+    public <R extends HasMetadata> ResourceClient<R> tracked(ResourceClient<R> client) {
+        Objects.requireNonNull(client, "client");
+        return (ResourceClient<R>) Proxy.newProxyInstance(ResourceClient.class.getClassLoader(),
+                new Class<?>[] { ResourceClient.class }, (proxy, method, args) -> {
+                    ControllerBuilder<T> target = controllerBuilder;
+                    Object on;
+                    if (method.getDeclaringClass() == Object.class || method.getName().equals("type")) {
+                        on = client;
+                    } else if (target == null) {
+                        throw new IllegalStateException("controller " + name + " is not built yet: call reconcile(...) "
+                                + "on its builder before using its tracked client");
+                    } else {
+                        on = target.tracked(client);
+                    }
+                    try {
+                        return method.invoke(on, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    /**
      * Builds the controller, which runs {@code handler}, and adds it to the manager.
      *
      * @throws IllegalStateException once the manager has started, or when this builder built before
@@ -239,6 +275,7 @@ public final class ManagedControllerBuilder<T extends HasMetadata> {
                 .map(scope -> factory.informerFor(type, narrow(scope))).toList();
         primaries.forEach(informer -> cached.full(type, informer));
         ControllerBuilder<T> controller = Controller.builder(controllerOptions(), type, primaries).withFilter(filter);
+        controllerBuilder = controller;
         Map<ResourceType<?>, List<InformerScope>> ownedScopes = new LinkedHashMap<>();
         List<SharedIndexInformer<?>> ownedInformers = new ArrayList<>();
         for (ResourceType<?> each : owned) {

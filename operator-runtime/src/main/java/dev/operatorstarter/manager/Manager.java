@@ -96,12 +96,12 @@ public final class Manager implements AutoCloseable {
         return new ManagedControllerBuilder<>(this, type, options, cached);
     }
 
-    /** A lister over every informer the {@link #controller} builders cache {@code type} in (throws when none). */
+    /** A lister over every cache the {@link #controller} builders make for {@code type}, looked up at each read. */
     public <T extends HasMetadata> Lister<T> lister(Class<T> type) {
         return cached.lister(type);
     }
 
-    /** A lister over every metadata-only informer the {@link #controller} builders have for {@code type}. */
+    /** A lister over every metadata-only cache the {@link #controller} builders make for {@code type}, as {@link #lister}. */
     public Lister<PartialObjectMetadata> metadataLister(Class<? extends HasMetadata> type) {
         return cached.metadataLister(type);
     }
@@ -238,19 +238,18 @@ public final class Manager implements AutoCloseable {
 
     private void run() {
         log.info("{} informer caches synced", informers.informers().size());
-        synchronized (lock) { // so close() cannot slip between the check and the start
+        synchronized (lock) {
             state = ManagerState.next(state, new Event.Synced(options.timeSource().nanoTime()));
-            if (!state.isOpen()) {
-                return;
-            }
-            if (elector != null) {
+        }
+        groups.get(RunnableGroup.ALWAYS).startOnce(); // not under the lock: close() ends a start in progress
+        synchronized (lock) { // so close() cannot slip between the check and the campaigns' start
+            if (state.isOpen() && elector != null) {
                 if (memberTerms != null) {
                     memberTerms.start(groups.get(RunnableGroup.MEMBER_TERM));
                 }
                 elector.start();
             }
         }
-        groups.get(RunnableGroup.ALWAYS).startOnce(); // not under the lock: close() ends a start in progress
         if (elector == null && isRunning()) {
             groups.get(RunnableGroup.LEADER_TERM).startOnce();
         }

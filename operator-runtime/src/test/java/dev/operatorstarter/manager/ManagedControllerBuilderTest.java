@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.operatorstarter.cache.InformerScope;
+import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.Credentials;
 import dev.operatorstarter.client.config.TlsSettings;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ReconcileResult;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
@@ -92,7 +95,7 @@ class ManagedControllerBuilderTest {
                 ControllerStatus::group).containsExactly(tuple("first", "configmaps", RunnableGroup.LEADER_TERM),
                         tuple("second", "configmaps", RunnableGroup.LEADER_TERM));
         assertThat(manager.lister(ConfigMap.class).list()).isEmpty();
-        assertThatThrownBy(() -> manager.lister(Secret.class)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> manager.lister(Secret.class).list()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("no controller of the manager caches");
     }
 
@@ -117,6 +120,33 @@ class ManagedControllerBuilderTest {
         assertThatThrownBy(() -> manager.controller(Secret.class).reconcile(request -> ReconcileResult.done()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("before the manager starts");
         assertThat(scopesOf("secrets", false)).as("no informer made for a refused controller").isEmpty();
+    }
+
+    @Test
+    void aListerMadeBeforeItsControllerReadsTheCachesTheControllerMakesLater() {
+        Lister<ConfigMap> early = manager.lister(ConfigMap.class);
+        assertThatThrownBy(early::list).isInstanceOf(IllegalStateException.class).hasMessageContaining("(yet)");
+
+        Controller<ConfigMap> controller = manager.controller(ConfigMap.class).namespaces("a")
+                .reconcile(request -> ReconcileResult.done());
+        controller.primaries().get(0).indexer().add(new ConfigMapBuilder().withNewMetadata().withNamespace("a")
+                .withName("seen").endMetadata().build());
+
+        assertThat(early.namespace("a").get("seen")).isPresent();
+        assertThat(early.list()).hasSize(1);
+    }
+
+    @Test
+    void aTrackedClientMadeBeforeTheControllerWritesOnlyOnceItIsBuilt() {
+        ManagedControllerBuilder<ConfigMap> builder = manager.controller(ConfigMap.class);
+        ResourceClient<ConfigMap> tracked = builder.tracked(client.coreV1().configMaps());
+
+        assertThat(tracked.type()).isEqualTo(client.coreV1().configMaps().type());
+        assertThatThrownBy(() -> tracked.inNamespace("a")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("controller configmap is not built yet");
+
+        builder.reconcile(request -> ReconcileResult.done());
+        assertThat(tracked.inNamespace("a").type()).isEqualTo(tracked.type());
     }
 
     @Test

@@ -25,6 +25,12 @@ public record SampleProperties(@DefaultValue("nginxinc/nginx-unprivileged:1.27-a
         }
     }
 
+    /** The defaults of every property, for the operator in plain Java ({@link PlainJavaSampleOperator}). */
+    public static SampleProperties defaults() {
+        return new SampleProperties("nginxinc/nginx-unprivileged:1.27-alpine", new IndexLocation(null, "static-sites"),
+                20);
+    }
+
     /**
      * The site index ConfigMap.
      *

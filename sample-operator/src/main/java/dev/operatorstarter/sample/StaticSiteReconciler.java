@@ -4,6 +4,7 @@ import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.PatchOptions;
+import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.rest.PatchType;
 import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.controller.Conditions;
@@ -25,9 +26,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Brings each {@link StaticSite} to life: applies its ConfigMap, Deployment and Service (server-side
@@ -54,24 +57,40 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
     private final SiteIndex index;
     private final String siteImage;
     private final Clock clock;
-    private final ObjectProvider<Controller<StaticSite>> controller;
+    private final Supplier<ResourceClient<StaticSite>> statuses;
 
     /**
-     * @param controller this reconciler's own controller, asked for when the first status is written (it
-     *        is built from this bean, so it cannot be a plain constructor argument)
+     * As a Spring bean.
+     *
+     * @param controller this reconciler's own controller, asked for its tracked client when the first
+     *        status is written (it is built from this bean, so it cannot be a plain constructor argument)
      */
+    @Autowired
     public StaticSiteReconciler(Lister<StaticSite> sites, Lister<ConfigMap> configMaps, KubernetesClient client,
             EventRecorder events, SampleProperties properties, ObjectProvider<Clock> clock,
             ObjectProvider<Controller<StaticSite>> controller) {
+        this(sites, configMaps, client, events, properties, clock.getIfAvailable(Clock::systemUTC),
+                () -> controller.getObject().tracked(client.resources(StaticSite.class)));
+    }
+
+    /**
+     * In plain Java ({@link PlainJavaSampleOperator}).
+     *
+     * @param statuses where the site's status is written: the controller's tracked client, so the next
+     *        reconcile waits until the cache shows the status it wrote
+     */
+    public StaticSiteReconciler(Lister<StaticSite> sites, Lister<ConfigMap> configMaps, KubernetesClient client,
+            EventRecorder events, SampleProperties properties, Clock clock,
+            Supplier<ResourceClient<StaticSite>> statuses) {
         this.sites = sites;
         this.client = client;
-        this.controller = controller;
+        this.statuses = statuses;
         this.events = events;
         String indexNamespace = properties.siteIndex().namespace();
         this.index = new SiteIndex(configMaps, client, indexNamespace == null || indexNamespace.isBlank()
                 ? client.config().namespace() : indexNamespace, properties.siteIndex().name());
         this.siteImage = properties.siteImage();
-        this.clock = clock.getIfAvailable(Clock::systemUTC);
+        this.clock = clock;
     }
 
     @Override
@@ -171,7 +190,7 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
      * its Events, twice).
      */
     private void writeStatus(StaticSite site, StaticSiteStatus status) {
-        controller.getObject().tracked(client.resources(StaticSite.class)).inNamespace(site.getMetadata().getNamespace())
+        statuses.get().inNamespace(site.getMetadata().getNamespace())
                 .patchStatus(site.getMetadata().getName(), PatchType.MERGE, Map.of("status", status), PatchOptions.none());
     }
 

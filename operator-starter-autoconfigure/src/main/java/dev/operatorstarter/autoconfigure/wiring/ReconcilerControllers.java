@@ -30,8 +30,8 @@ import org.springframework.util.function.SingletonSupplier;
 /**
  * Turns each {@link Reconciler} bean and the properties into one call of the runtime's controller
  * builder ({@link Manager#controller}), which applies every scope rule; all of them when this bean
- * is made, before the manager starts. The reconciler beans are looked up at their first reconcile,
- * so a reconciler may inject the listers of the caches its own controller makes.
+ * is made, before the manager starts. The reconciler and mapper beans are looked up at their first
+ * use, so they may inject the listers of the caches the controllers make.
  */
 final class ReconcilerControllers {
 
@@ -84,10 +84,11 @@ final class ReconcilerControllers {
         }
         definition.owned().forEach(controller::owns);
         definition.ownedMetadata().forEach(controller::ownsMetadata);
-        definition.watched().forEach((mapper, watched) -> watch(controller, (RequestMapper<?>) mapper(beans, mapper),
-                watched));
-        definition.watchedMetadata().forEach((mapper, watched) -> controller.watchesMetadata(watched,
-                ((MetadataRequestMapper<?>) mapper(beans, mapper))::map));
+        definition.watched().forEach((mapper, watched) -> watch(controller, mapper(beans, mapper), watched));
+        definition.watchedMetadata().forEach((mapper, watched) -> {
+            Supplier<Object> bean = mapper(beans, mapper);
+            controller.watchesMetadata(watched, object -> ((MetadataRequestMapper<?>) bean.get()).map(object));
+        });
         Supplier<ReconcileHandler<T>> handler = SingletonSupplier.of(
                 () -> (ReconcileHandler<T>) beans.getBean(definition.beanName()));
         if (!annotation.finalizer().isEmpty()) {
@@ -132,10 +133,9 @@ final class ReconcilerControllers {
     }
 
     @SuppressWarnings("unchecked")
-    private static <O extends HasMetadata> void watch(ManagedControllerBuilder<?> controller, RequestMapper<?> mapper,
+    private static <O extends HasMetadata> void watch(ManagedControllerBuilder<?> controller, Supplier<Object> mapper,
             Class<O> watched) {
-        RequestMapper<O> typed = (RequestMapper<O>) mapper;
-        controller.watches(watched, typed::map);
+        controller.watches(watched, object -> ((RequestMapper<O>) mapper.get()).map(object));
     }
 
     /** The reconciler as the cleaner its finalizer needs. */
@@ -157,9 +157,14 @@ final class ReconcilerControllers {
         }
     }
 
-    /** The bean of a mapper class, else an instance created and autowired for this reconciler. */
-    private static Object mapper(ConfigurableListableBeanFactory beans, Class<?> type) {
-        Object mapper = beans.getBeanProvider(type).getIfAvailable();
-        return mapper != null ? mapper : beans.createBean(type);
+    /**
+     * The bean of a mapper class, else an instance created and autowired for this reconciler; looked
+     * up at its first use, so a mapper may inject the listers of the caches the controllers make.
+     */
+    private static Supplier<Object> mapper(ConfigurableListableBeanFactory beans, Class<?> type) {
+        return SingletonSupplier.of(() -> {
+            Object mapper = beans.getBeanProvider(type).getIfAvailable();
+            return mapper != null ? mapper : beans.createBean(type);
+        });
     }
 }

@@ -5,6 +5,7 @@ import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.autoconfigure.RequestMapper;
 import dev.operatorstarter.cache.Lister;
 import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.manager.Manager;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import java.lang.reflect.AnnotatedElement;
@@ -197,7 +198,7 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
     private record ListerSupplier(Class<? extends HasMetadata> type) implements InstanceSupplier<Lister<?>> {
         @Override
         public Lister<?> get(RegisteredBean registeredBean) {
-            return registeredBean.getBeanFactory().getBean(ReconcilerControllers.class).manager().lister(type);
+            return registeredBean.getBeanFactory().getBean(Manager.class).lister(type); // looks its caches up at each read
         }
     }
 
@@ -206,7 +207,7 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
             implements InstanceSupplier<Lister<PartialObjectMetadata>> {
         @Override
         public Lister<PartialObjectMetadata> get(RegisteredBean registeredBean) {
-            return registeredBean.getBeanFactory().getBean(ReconcilerControllers.class).manager().metadataLister(type);
+            return registeredBean.getBeanFactory().getBean(Manager.class).metadataLister(type);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.operatorstarter.manager;
 
 import dev.operatorstarter.controller.Controller;
+import dev.operatorstarter.leaderelection.LeaderCallbacks;
 import dev.operatorstarter.leaderelection.Leadership;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,6 +23,33 @@ public interface ManagedRunnable {
      */
     static ManagedRunnable of(Controller<?> controller) {
         return new ManagedController(Objects.requireNonNull(controller, "controller"));
+    }
+
+    /**
+     * {@code callbacks} as a runnable of a term group (the sharding's assigner is one): started with
+     * the term ({@code onStartedLeading}), stopped at its end ({@code onStoppedLeading}), which
+     * waits for nothing; outside a term group, its term is always valid.
+     */
+    static ManagedRunnable of(String name, LeaderCallbacks callbacks) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(callbacks, "callbacks");
+        return new ManagedRunnable() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void start(Leadership term) {
+                callbacks.onStartedLeading(term);
+            }
+
+            @Override
+            public boolean stop(Duration drain) {
+                callbacks.onStoppedLeading();
+                return true;
+            }
+        };
     }
 
     /** A name for logs and status. */

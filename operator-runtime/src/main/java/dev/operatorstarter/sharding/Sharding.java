@@ -12,6 +12,7 @@ import dev.operatorstarter.leaderelection.LeaderCallbacks;
 import dev.operatorstarter.leaderelection.ResourceLock;
 import dev.operatorstarter.manager.ControllerExtension;
 import dev.operatorstarter.manager.ControllerLayout;
+import dev.operatorstarter.manager.ManagedRunnable;
 import dev.operatorstarter.manager.ManagerPlugin;
 import dev.operatorstarter.manager.RunnableGroup;
 import dev.operatorstarter.client.ResourceType;
@@ -260,7 +261,7 @@ public final class Sharding implements ManagerPlugin, ControllerExtension {
             throw new IllegalStateException("the manager must run the informer factory the sharding of ring "
                     + ring() + " was built on (it watches the ring's member Leases there)");
         }
-        manager.add(new AssignerRunnable(assigner, ring()), RunnableGroup.LEADER_TERM);
+        manager.add(ManagedRunnable.of("assigner of ring " + ring(), assigner), RunnableGroup.LEADER_TERM);
         manager.memberTerms(new MemberTermsOfRing(this));
     }
 

@@ -234,23 +234,7 @@ class RunnablesTest {
 
     /** A leader-callbacks task as a runnable, as the sharding's assigner is one. */
     private static ManagedRunnable task(LeaderCallbacks callbacks) {
-        return new ManagedRunnable() {
-            @Override
-            public String name() {
-                return "task";
-            }
-
-            @Override
-            public void start(Leadership term) {
-                callbacks.onStartedLeading(term);
-            }
-
-            @Override
-            public boolean stop(Duration drain) {
-                callbacks.onStoppedLeading();
-                return true;
-            }
-        };
+        return ManagedRunnable.of("task", callbacks);
     }
 
     @Test

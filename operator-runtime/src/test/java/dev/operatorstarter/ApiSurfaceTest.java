@@ -80,20 +80,14 @@ class ApiSurfaceTest {
      * the others wait for the change named in their reason.
      */
     static final Map<String, String> PUBLIC_BUT_NOT_API = Map.ofEntries(
-            entry("internal.Backoff", "shared machinery; only cache's Reflector uses it: move it into cache"
-                    + " as package-private once split's Reflector files land"),
-            entry("internal.ByteSizes", "shared machinery; only client.rest uses it (limit messages)"),
             entry("internal.DaemonThreads", "shared machinery: the options' default thread factories, in every"
                     + " package that starts threads"),
             entry("internal.Durations", "shared machinery: duration checks of every options record"),
             entry("internal.Json", "shared machinery: the object mapper of client, cache, controller and webhook"
                     + " (webhook may not use client, where the API face KubernetesJson lives)"),
-            entry("internal.Pem", "shared machinery; only client.config uses it (certificates and keys)"),
             entry("internal.Poll", "shared machinery: the one wait for caches to sync (cache, controller,"
                     + " manager, sharding)"),
             entry("internal.StopSignal", "shared machinery: stop requests of the reflector and the elector"),
-            entry("internal.TokenBucket", "shared machinery; only client.rest's transport uses it: move it into"
-                    + " client.rest as package-private once split's HttpTransport files land"),
             entry("client.config.KubeconfigLoader", "split: the starter, sample, benchmarks and tests load"
                     + " kubeconfigs through it; ClientConfig.load() is the API. Hide or shrink it with its split"),
             entry("controller.WriteTracker", "the sharding's assigner records its label writes in a controller's"

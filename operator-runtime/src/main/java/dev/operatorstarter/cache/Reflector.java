@@ -5,7 +5,6 @@ import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.ResponseTooLargeException;
 import dev.operatorstarter.client.rest.WatchEvent;
-import dev.operatorstarter.internal.Backoff;
 import dev.operatorstarter.internal.StopSignal;
 import dev.operatorstarter.time.TimeSource;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -1,6 +1,5 @@
 package dev.operatorstarter.cache;
 
-import dev.operatorstarter.internal.Backoff;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 

@@ -8,7 +8,6 @@ import dev.operatorstarter.cache.ReflectorState.Listing;
 import dev.operatorstarter.cache.ReflectorState.Outcome;
 import dev.operatorstarter.cache.ReflectorState.Stopped;
 import dev.operatorstarter.cache.ReflectorState.Watching;
-import dev.operatorstarter.internal.Backoff;
 import dev.operatorstarter.testing.FakeTimeSource;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

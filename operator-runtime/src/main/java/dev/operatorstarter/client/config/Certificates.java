@@ -1,6 +1,5 @@
 package dev.operatorstarter.client.config;
 
-import dev.operatorstarter.internal.Pem;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;

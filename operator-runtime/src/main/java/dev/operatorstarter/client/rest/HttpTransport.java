@@ -3,7 +3,6 @@ package dev.operatorstarter.client.rest;
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.RedactedUri;
 import dev.operatorstarter.internal.Json;
-import dev.operatorstarter.internal.TokenBucket;
 import io.micrometer.observation.Observation;
 import io.netty.channel.ChannelOption;
 import java.net.URI;

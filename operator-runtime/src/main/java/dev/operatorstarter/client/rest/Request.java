@@ -1,6 +1,5 @@
 package dev.operatorstarter.client.rest;
 
-import dev.operatorstarter.internal.ByteSizes;
 import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.internal.Json;
 import java.io.IOException;

@@ -2,7 +2,6 @@ package dev.operatorstarter.client.rest;
 
 import dev.operatorstarter.client.config.ClientConfig;
 import dev.operatorstarter.client.config.RedactedUri;
-import dev.operatorstarter.internal.ByteSizes;
 import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;

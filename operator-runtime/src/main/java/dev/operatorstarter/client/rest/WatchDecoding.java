@@ -1,6 +1,5 @@
 package dev.operatorstarter.client.rest;
 
-import dev.operatorstarter.internal.ByteSizes;
 import dev.operatorstarter.internal.Json;
 import io.fabric8.kubernetes.api.model.Status;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
-package dev.operatorstarter.internal;
+package dev.operatorstarter.client.rest;
 
 /** Byte counts as people read them in messages and docs: {@code 16 MiB}, {@code 512 KiB}, {@code 1000 bytes}. Not API. */
-public final class ByteSizes {
+final class ByteSizes {
 
     private static final long KIB = 1024;
     private static final long MIB = KIB * 1024;

@@ -1,4 +1,4 @@
-package dev.operatorstarter.internal;
+package dev.operatorstarter.client.config;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.operatorstarter.internal;
+package dev.operatorstarter.client.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;

@@ -1,5 +1,6 @@
-package dev.operatorstarter.internal;
+package dev.operatorstarter.cache;
 
+import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -28,7 +29,7 @@ import java.util.function.DoubleSupplier;
  *
  * <p>Not thread-safe: one reflector thread uses it.
  */
-public final class Backoff {
+final class Backoff {
 
     private enum Kind { ANSWERED, UNREACHABLE }
 

@@ -1,4 +1,4 @@
-package dev.operatorstarter.internal;
+package dev.operatorstarter.client.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.operatorstarter.internal;
+package dev.operatorstarter.client.rest;
 
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
@@ -8,7 +8,7 @@ import java.time.Duration;
  * bucket is empty, books the next one and says how long to wait for it. Callers wait without
  * blocking a thread (a delayed subscription), and nobody is ever refused.
  */
-public final class TokenBucket {
+final class TokenBucket {
 
     private final double nanosPerToken;
     private final double burst;

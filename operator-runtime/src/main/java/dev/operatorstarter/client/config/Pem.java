@@ -1,4 +1,4 @@
-package dev.operatorstarter.internal;
+package dev.operatorstarter.client.config;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * remain (a crafted length can neither overflow nor send it back to an earlier offset), so
  * malformed input fails at once, with the offset of the bad element. Not API.
  */
-public final class Pem {
+final class Pem {
 
     private static final Pattern BLOCK = Pattern.compile(
             "-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]*?)-----END \\1-----");

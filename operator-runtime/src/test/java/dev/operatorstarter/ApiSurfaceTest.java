@@ -63,7 +63,7 @@ class ApiSurfaceTest {
             entry("event", "EventBroadcaster EventOptions EventRecorder EventType"),
             entry("leaderelection", "LeaderCallbacks LeaderElectionConfig LeaderElectionRecord LeaderElector"
                     + " LeaderMetrics Leadership LeaseLock LeaseTiming ResourceLock"),
-            entry("manager", "ControllerExtension ControllerLayout ControllerStatus ManagedControllerBuilder ManagedRunnable "
+            entry("manager", "ControllerExtension ControllerLayout ControllerStatus ExtensionRefusedException ManagedControllerBuilder ManagedRunnable "
                     + "Manager ManagerBuilder ManagerOptions ManagerPlugin MemberTerms ResourceNotServedException RunnableGroup"),
             entry("rbac", "AccessRule AccessRules OperatorAccess Permission Permissions"),
             entry("sharding", "MemberState RingStatus ShardedResource Sharding ShardingException ShardingMetrics"

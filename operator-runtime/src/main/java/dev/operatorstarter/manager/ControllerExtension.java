@@ -24,6 +24,7 @@ public interface ControllerExtension {
      * controller is not built yet).
      *
      * @throws IllegalArgumentException when the controller cannot be extended so; the message says why
+     *     (the builder reports it as an {@link ExtensionRefusedException})
      */
     <T extends HasMetadata> ControllerDecorator<T> decorate(ControllerLayout<T> layout);
 

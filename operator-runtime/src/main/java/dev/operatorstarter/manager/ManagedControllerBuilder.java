@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -260,7 +261,7 @@ public final class ManagedControllerBuilder<T extends HasMetadata> {
      * Builds the controller, which runs {@code handler}, and adds it to the manager.
      *
      * @throws IllegalStateException once the manager has started, or when this builder built before
-     * @throws IllegalArgumentException when the extension refuses the controller
+     * @throws ExtensionRefusedException when the extension refuses the controller
      */
     public Controller<T> reconcile(ReconcileHandler<T> handler) {
         Objects.requireNonNull(handler, "handler");
@@ -299,18 +300,31 @@ public final class ManagedControllerBuilder<T extends HasMetadata> {
         decorators.forEach(controller::decoratedBy);
         if (extension != null) {
             List<ResourceType<?>> watched = watches.stream().<ResourceType<?>>map(Mapped::type).toList();
-            controller.decoratedBy(extension.decorate(new ControllerLayout<>(name, type, primaryScopes, ownedScopes,
-                    ownedInformers, watched)));
+            ControllerLayout<T> layout = new ControllerLayout<>(name, type, primaryScopes, ownedScopes, ownedInformers,
+                    watched);
+            controller.decoratedBy(extended(() -> extension.decorate(layout)));
         }
         watches.forEach(watch -> watch(controller, watch));
         Controller<T> built = controller.build(finalizer == null ? handler : Finalizers.handler(finalizer, handler,
                 Objects.requireNonNull(cleaner), listerOf(primaries),
                 () -> controller.tracked(manager.client().resources(type))));
         if (extension != null) {
-            extension.adopt(built);
+            extended(() -> {
+                extension.adopt(built);
+                return built;
+            });
         }
         manager.add(ManagedRunnable.of(built), extension != null ? extension.group() : group);
         return built;
+    }
+
+    /** What the extension answers; its refusal as an {@link ExtensionRefusedException} naming this controller. */
+    private <R> R extended(Supplier<R> step) {
+        try {
+            return step.get();
+        } catch (IllegalArgumentException e) {
+            throw new ExtensionRefusedException(name, e);
+        }
     }
 
     private ControllerOptions controllerOptions() {

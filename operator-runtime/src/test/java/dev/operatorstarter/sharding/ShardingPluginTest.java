@@ -18,6 +18,7 @@ import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ControllerOptions;
 import dev.operatorstarter.controller.ReconcileResult;
 import dev.operatorstarter.manager.ControllerStatus;
+import dev.operatorstarter.manager.ExtensionRefusedException;
 import dev.operatorstarter.manager.ManagedRunnable;
 import dev.operatorstarter.manager.Manager;
 import dev.operatorstarter.manager.ManagerBuilder;
@@ -136,8 +137,10 @@ class ShardingPluginTest {
             assertThatThrownBy(() -> manager.controller(ConfigMap.class).owns(io.fabric8.kubernetes.api.model.Secret.class)
                     .watches(io.fabric8.kubernetes.api.model.Secret.class, secret -> java.util.List.of())
                     .extendedBy(sharding).reconcile(request -> ReconcileResult.done()))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("controller configmap owns and watches Secret (secrets)");
+                    .isInstanceOf(ExtensionRefusedException.class)
+                    .hasMessageStartingWith("controller configmap cannot be extended: ")
+                    .hasMessageContaining("controller configmap owns and watches Secret (secrets)")
+                    .cause().isInstanceOf(IllegalArgumentException.class);
         }
     }
 

@@ -9,6 +9,7 @@ import dev.operatorstarter.autoconfigure.RequestMapper;
 import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.controller.Controller;
 import dev.operatorstarter.controller.ReconcileHandler;
+import dev.operatorstarter.manager.ExtensionRefusedException;
 import dev.operatorstarter.manager.ManagedControllerBuilder;
 import dev.operatorstarter.manager.Manager;
 import dev.operatorstarter.sharding.Sharding;
@@ -99,12 +100,9 @@ final class ReconcilerControllers {
         }
         try {
             return controller.reconcile(request -> handler.get().reconcile(request));
-        } catch (IllegalArgumentException e) {
-            if (sharding == null) {
-                throw e;
-            }
+        } catch (ExtensionRefusedException e) { // only the sharding extends a starter's controller
             throw new InvalidShardingException("the controller " + definition.controllerName() + " of @Reconciler bean '"
-                    + definition.beanName() + "' cannot be sharded: " + e.getMessage(), "Leave it out of "
+                    + definition.beanName() + "' cannot be sharded: " + e.getCause().getMessage(), "Leave it out of "
                     + "operator.sharding.controllers, or shard only the controller that owns those objects");
         }
     }

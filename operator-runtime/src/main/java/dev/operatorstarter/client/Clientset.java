@@ -91,7 +91,7 @@ public final class Clientset {
      *
      * <p>Not here: {@code bindings} (create-only, the scheduler's; a Pod's {@code binding}
      * subresource does the same) and {@code componentstatuses} (deprecated since v1.19); see
-     * docs/client.md.
+     * docs/client.md. Evicting a Pod: {@link PolicyV1#evictions()}.
      */
     @FunctionalInterface
     public interface CoreV1 {
@@ -281,12 +281,17 @@ public final class Clientset {
         default ResourceClient<RuntimeClass> runtimeClasses() { return client().resources(RuntimeClass.class); }
     }
 
-    /** {@code policy/v1}. */
+    /**
+     * {@code policy/v1}.
+     *
+     * <p>Besides its one resource, the {@code pods/eviction} subresource as {@link Evictions}.
+     */
     @FunctionalInterface
     public interface PolicyV1 {
         KubernetesClient client();
 
         default ResourceClient<PodDisruptionBudget> podDisruptionBudgets() { return client().resources(PodDisruptionBudget.class); }
+        default Evictions evictions() { return new RestEvictions(client().rest()); }
     }
 
     /** {@code rbac.authorization.k8s.io/v1}. */

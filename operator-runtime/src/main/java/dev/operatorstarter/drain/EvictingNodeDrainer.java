@@ -81,17 +81,20 @@ final class EvictingNodeDrainer implements NodeDrainer {
         }
         log.info("Draining node {}: {} Pods to evict or wait for, {} left alone", node, pending.size(), leftAlone.size());
         List<String> gone = new ArrayList<>();
+        int refusals = 0;
         while (true) {
             for (Iterator<PodEviction> it = pending.iterator(); it.hasNext();) {
                 PodEviction eviction = it.next();
                 if (eviction.state() instanceof PodEviction.Gone) {
                     gone.add(eviction.key());
+                    refusals += eviction.budgetRefusals();
                     it.remove();
                 }
             }
             if (pending.isEmpty()) {
-                log.info("Drained node {}: {} Pods gone", node, gone.size());
-                return new DrainResult(gone, leftAlone);
+                log.info("Drained node {}: {} Pods gone, {} evictions refused by disruption budgets on the way", node,
+                        gone.size(), refusals);
+                return new DrainResult(gone, leftAlone, refusals);
             }
             if (time.nanosUntil(end) == 0) {
                 throw new DrainException.DeadlineExceeded(node, deadline.toString(), pending.stream()

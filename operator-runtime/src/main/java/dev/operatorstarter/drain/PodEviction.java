@@ -42,6 +42,7 @@ final class PodEviction {
     private final String name;
     private final String uid;
     private State state;
+    private int budgetRefusals;
 
     private PodEviction(Pod pod, State state) {
         this.namespace = pod.getMetadata().getNamespace();
@@ -66,6 +67,11 @@ final class PodEviction {
 
     State state() {
         return state;
+    }
+
+    /** How many of its evictions were refused with 429 (a budget, or the server's overload). */
+    int budgetRefusals() {
+        return budgetRefusals;
     }
 
     /**
@@ -94,6 +100,7 @@ final class PodEviction {
         } catch (ApiException.NotFound e) {
             return new Gone(time.nanoTime(), "gone before its eviction");
         } catch (ApiException.TooManyRequests e) {
+            budgetRefusals++;
             int refusals = pending.refusals() + 1;
             Duration wait = e.retryAfter().map(asked -> min(asked, options.maxBackoff()))
                     .orElseGet(() -> backoff(options, refusals));

@@ -52,6 +52,7 @@ class NodeDrainerTest {
 
         assertThat(result.evicted()).containsExactly("shop/web-1");
         assertThat(Collections.frequency(api.requests, "evict shop/web-1")).isEqualTo(7);
+        assertThat(result.budgetRefusals()).isEqualTo(6);
         assertThat(time.sleeps).as("1 s doubling to the 10 s maximum, then one poll until the Pod is gone")
                 .containsExactly(seconds(1), seconds(2), seconds(4), seconds(8), seconds(10), seconds(10), seconds(1));
     }

@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.StatusCause;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One Pod's way off the node: its state, and the one request that moves it on. Each state knows
@@ -16,6 +18,8 @@ import java.util.stream.Collectors;
  * one thread.
  */
 final class PodEviction {
+
+    private static final Logger log = LoggerFactory.getLogger(NodeDrainer.class);
 
     /** Where the Pod is on its way. */
     sealed interface State {
@@ -96,6 +100,7 @@ final class PodEviction {
                 : DeleteOptions.defaults().withGracePeriodSeconds(options.gracePeriodSeconds());
         try {
             api.evict(namespace, name, delete, left);
+            log.debug("Draining node {}: evicted Pod {}", node, key());
             return new Terminating(time.deadlineAfter(options.pollInterval()), "evicted, not gone yet");
         } catch (ApiException.NotFound e) {
             return new Gone(time.nanoTime(), "gone before its eviction");
@@ -104,6 +109,8 @@ final class PodEviction {
             int refusals = pending.refusals() + 1;
             Duration wait = e.retryAfter().map(asked -> min(asked, options.maxBackoff()))
                     .orElseGet(() -> backoff(options, refusals));
+            log.debug("Draining node {}: the eviction of Pod {} was refused ({}); again in {} ms", node, key(), answer(e),
+                    wait.toMillis());
             return new Pending(refusals, time.deadlineAfter(wait), answer(e) + " (refused " + refusals
                     + (refusals == 1 ? " time)" : " times)"));
         } catch (ApiException.Forbidden e) {
@@ -117,6 +124,8 @@ final class PodEviction {
         } catch (KubernetesClientException e) {
             // No answer (a timeout, a reset connection): the eviction may or may not have happened; ask again.
             int refusals = pending.refusals() + 1;
+            log.debug("Draining node {}: no answer to the eviction of Pod {}, asking again: {}", node, key(),
+                    e.getMessage());
             return new Pending(refusals, time.deadlineAfter(backoff(options, refusals)),
                     "no answer to the eviction: " + e.getMessage());
         }

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.operatorstarter.AdminClientExtension;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.ResourceClient;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.client.rest.ClientOptions;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.ListOptions;
 import dev.operatorstarter.client.rest.WatchEvent;
 import dev.operatorstarter.test.Eventually;
 import dev.operatorstarter.test.KubernetesCluster;
+import dev.operatorstarter.test.KubernetesClusters;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -24,18 +27,22 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import reactor.core.Disposable;
 
 /**
- * A drain on the real API server with KWOK's nodes: a Deployment's Pods on one node, a
- * PodDisruptionBudget that lets only one of them go at a time, and a DaemonSet. The drain's
- * evictions wait for the budget (each replacement, scheduled on another node, must be Ready before
- * the next Pod may go), then it completes; the DaemonSet's Pod stays. The typed eviction verb's
- * refusal is the server's 429 with the budget's message.
+ * A drain on the real API server with KWOK's nodes: a Deployment's three Pods on one node, a
+ * PodDisruptionBudget that lets only one of them go at a time, and a DaemonSet. The other nodes stay
+ * cordoned until the budget has refused an eviction (the drainer's client counts the 429s), so the
+ * budget holds the drain up for certain; once they take Pods, each replacement must be Ready before the next Pod may go, and the
+ * drain completes. The DaemonSet's Pod stays. The typed eviction verb's refusal is the server's 429
+ * with the budget's message.
  */
 @KubernetesTest(nodes = 3)
 @ExtendWith(AdminClientExtension.class)
@@ -47,11 +54,13 @@ class NodeDrainIT {
 
     @Test
     void theDrainWaitsForTheBudgetThenCompletesAndLeavesTheDaemonSetsPod(KubernetesClient client,
-            KubernetesCluster cluster, TestNamespace namespace) throws InterruptedException {
+            KubernetesCluster cluster, TestNamespace namespace) throws Exception {
         List<String> nodes = cluster.ensureNodes(3);
         String target = nodes.get(0);
         String ns = namespace.name();
-        NodeDrainer drainer = NodeDrainer.create(client, DrainOptions.builder().podSelector(LABEL + "=" + ns)
+        AtomicInteger refusals = new AtomicInteger();
+        KubernetesClient counted = countingEvictionRefusals(refusals);
+        NodeDrainer drainer = NodeDrainer.create(counted, DrainOptions.builder().podSelector(LABEL + "=" + ns)
                 .initialBackoff(Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(2))
                 .pollInterval(Duration.ofMillis(200)).build());
         try {
@@ -72,14 +81,20 @@ class NodeDrainIT {
             Disposable watch = watchReadyWebPods(client, ns, fewestReady);
             DrainResult result;
             try {
-                result = drainer.drain(target, TIMEOUT);
+                CompletableFuture<DrainResult> draining = CompletableFuture.supplyAsync(() -> drain(drainer, target));
+                Eventually.await("a replacement web Pod that no node takes yet", TIMEOUT,
+                        () -> unschedulable(client, ns, "app=web") > 0);
+                Eventually.await("the budget to refuse an eviction", TIMEOUT, () -> refusals.get() > 0);
+                assertThat(draining).as("the drain, held by the budget").isNotDone();
+                nodes.subList(1, nodes.size()).forEach(drainer::uncordon);
+                result = draining.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             } finally {
                 watch.dispose();
             }
 
             assertThat(result.evicted()).hasSize(3).allSatisfy(pod -> assertThat(pod).startsWith(ns + "/web-"));
             assertThat(result.budgetRefusals()).as("evictions the budget refused while replacements started")
-                    .isPositive();
+                    .isEqualTo(refusals.get()).isPositive();
             assertThat(result.leftAlone()).containsEntry(ns + "/" + agent, "owned by DaemonSet node-agent");
             assertThat(fewestReady.get()).as("Ready web Pods during the drain, never below the budget's 2")
                     .isGreaterThanOrEqualTo(2);
@@ -95,6 +110,7 @@ class NodeDrainIT {
             for (String node : nodes) {
                 drainer.uncordon(node);
             }
+            counted.close();
         }
     }
 
@@ -122,13 +138,44 @@ class NodeDrainIT {
         assertThat(client.coreV1().pods().inNamespace(ns).get(pod).getMetadata().getDeletionTimestamp()).isNull();
     }
 
-    /** Three web Pods, all on the first node: the others are cordoned while they are scheduled. */
+    /** A client of the test cluster that counts the 429s its evictions get, as an interceptor sees them. */
+    private static KubernetesClient countingEvictionRefusals(AtomicInteger refusals) {
+        ExchangeFilterFunction counter = (request, next) -> next.exchange(request).doOnNext(response -> {
+            if (request.url().getPath().endsWith("/eviction") && response.statusCode().value() == 429) {
+                refusals.incrementAndGet();
+            }
+        });
+        return KubernetesClient.create(KubeconfigLoader.load(KubernetesClusters.shared().connection().kubeconfig(), null),
+                ClientOptions.builder().interceptor(counter).build());
+    }
+
+    /**
+     * Three web Pods, all on the first node: the other nodes are cordoned, and stay so until the
+     * test lets the drain's replacements run there.
+     */
     private static void webPodsAllOn(KubernetesClient client, NodeDrainer drainer, List<String> nodes, String ns) {
         nodes.subList(1, nodes.size()).forEach(drainer::cordon);
         client.appsV1().deployments().inNamespace(ns).create(deployment("web", 3, ns));
         Eventually.await("3 Ready web Pods on " + nodes.get(0), TIMEOUT,
                 () -> readyPodsOn(client, ns, "app=web", nodes.get(0)).size() == 3);
-        nodes.subList(1, nodes.size()).forEach(drainer::uncordon);
+    }
+
+    private static DrainResult drain(NodeDrainer drainer, String node) {
+        try {
+            return drainer.drain(node, TIMEOUT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while draining " + node, e);
+        }
+    }
+
+    /** How many of the selected Pods the scheduler found no node for. */
+    private static long unschedulable(KubernetesClient client, String ns, String selector) {
+        return client.coreV1().pods().inNamespace(ns).list(ListOptions.builder().labelSelector(selector).build())
+                .items().stream().filter(pod -> pod.getStatus() != null && pod.getStatus().getConditions() != null
+                        && pod.getStatus().getConditions().stream().anyMatch(c -> "PodScheduled".equals(c.getType())
+                                && "Unschedulable".equals(c.getReason())))
+                .count();
     }
 
     private static Disposable watchReadyWebPods(KubernetesClient client, String ns, AtomicInteger fewestReady) {

@@ -72,7 +72,7 @@ class ApiSurfaceTest {
             entry("time", "TimeSource"),
             entry("webhook", "Admission AdmissionEndpoint AdmissionVerdict ConversionEndpoint Converter JsonPatch"
                     + " MutatingHandler Mutation ValidatingHandler WebhookEndpoint"),
-            entry("workqueue", "DelayingQueue RateLimiter RateLimitingQueue WorkQueue WorkQueueBuilder"
+            entry("workqueue", "DelayingQueue PriorityQueue RateLimiter RateLimitingQueue WorkQueue WorkQueueBuilder"
                     + " WorkQueueMetrics"));
 
     /**

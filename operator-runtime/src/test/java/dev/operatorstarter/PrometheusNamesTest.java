@@ -80,7 +80,8 @@ class PrometheusNamesTest {
 
         String scrape = registry.scrape();
         assertThat(scrape).contains(
-                "workqueue_depth{controller=\"gadgets\",name=\"gadgets\"}",
+                "workqueue_depth{controller=\"gadgets\",name=\"gadgets\",priority=\"0\"}",
+                "workqueue_depth{controller=\"gadgets\",name=\"gadgets\",priority=\"-100\"}",
                 "workqueue_adds_total{controller=\"gadgets\",name=\"gadgets\"}",
                 "workqueue_queue_duration_seconds_count{controller=\"gadgets\",name=\"gadgets\"}",
                 "workqueue_work_duration_seconds_count{controller=\"gadgets\",name=\"gadgets\"}",

@@ -7,7 +7,7 @@ import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.ResourceType;
 import dev.operatorstarter.internal.Poll;
-import dev.operatorstarter.workqueue.RateLimitingQueue;
+import dev.operatorstarter.workqueue.PriorityQueue;
 import dev.operatorstarter.workqueue.WorkQueue;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
@@ -212,9 +212,9 @@ public final class Controller<T extends HasMetadata> {
             if (run != null) {
                 throw new IllegalStateException(name() + ": already running");
             }
-            RateLimitingQueue<ReconcileRequest> queue = WorkQueue.<ReconcileRequest>builder().name(name())
+            PriorityQueue<ReconcileRequest> queue = WorkQueue.<ReconcileRequest>builder().name(name())
                     .timeSource(options.timeSource()).rateLimiter(options.rateLimiter()).metrics(options.queueMetrics())
-                    .build();
+                    .prioritized(options.priorityQueue()).build();
             ControllerRun fresh = new ControllerRun(name(), queue, mayReconcile, ControllerRun.timeouts(options));
             run = fresh;
             for (SharedIndexInformer<T> primary : primaries) {
@@ -268,19 +268,19 @@ public final class Controller<T extends HasMetadata> {
         return drained;
     }
 
-    private ResourceEventHandler<T> primaryHandler(RateLimitingQueue<ReconcileRequest> target) {
+    private ResourceEventHandler<T> primaryHandler(PriorityQueue<ReconcileRequest> target) {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T object, boolean isInInitialList) {
                 if (filter.onAdd(object)) {
-                    target.add(ReconcileRequest.of(object));
+                    target.add(ReconcileRequest.of(object), Watch.priorityOfAdd(isInInitialList));
                 }
             }
 
             @Override
             public void onUpdate(T oldObject, T newObject) {
                 if (filter.onUpdate(oldObject, newObject)) {
-                    target.add(ReconcileRequest.of(newObject));
+                    target.add(ReconcileRequest.of(newObject), Watch.priorityOfUpdate(oldObject, newObject));
                 }
             }
 

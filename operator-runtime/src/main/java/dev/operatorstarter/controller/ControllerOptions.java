@@ -3,6 +3,7 @@ package dev.operatorstarter.controller;
 import dev.operatorstarter.internal.DaemonThreads;
 import dev.operatorstarter.internal.Durations;
 import dev.operatorstarter.time.TimeSource;
+import dev.operatorstarter.workqueue.PriorityQueue;
 import dev.operatorstarter.workqueue.RateLimiter;
 import dev.operatorstarter.workqueue.WorkQueueMetrics;
 import io.micrometer.observation.ObservationRegistry;
@@ -30,10 +31,15 @@ import org.jspecify.annotations.Nullable;
  *     default {@link ObservationRegistry#NOOP}, with which a reconcile makes no observation
  * @param threadFactory makes the workers; default daemon platform threads (pass a virtual-thread
  *     factory on Java 21+)
+ * @param priorityQueue whether the work queue hands requests out by priority: the informers'
+ *     initial lists and resyncs behind fresh changes, with one hand-out in every 4 to the request
+ *     that has waited longest, so none starves ({@link PriorityQueue}); default true. False hands
+ *     them out in FIFO order
  */
 public record ControllerOptions(String name, int workers, RateLimiter<ReconcileRequest> rateLimiter, Duration reconcileTimeout,
         Duration cacheSyncTimeout, Duration readYourWritesTimeout, TimeSource timeSource, ControllerMetrics metrics,
-        WorkQueueMetrics queueMetrics, ObservationRegistry observationRegistry, ThreadFactory threadFactory) {
+        WorkQueueMetrics queueMetrics, ObservationRegistry observationRegistry, ThreadFactory threadFactory,
+        boolean priorityQueue) {
 
     public ControllerOptions {
         if (name == null || name.isBlank()) {
@@ -70,6 +76,7 @@ public record ControllerOptions(String name, int workers, RateLimiter<ReconcileR
         private WorkQueueMetrics queueMetrics = WorkQueueMetrics.NONE;
         private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
         private @Nullable ThreadFactory threadFactory;
+        private boolean priorityQueue = true;
 
         private Builder(String name) {
             this.name = name;
@@ -125,11 +132,17 @@ public record ControllerOptions(String name, int workers, RateLimiter<ReconcileR
             return this;
         }
 
+        /** Whether the work queue hands requests out by priority (default) or in FIFO order. */
+        public Builder priorityQueue(boolean priorityQueue) {
+            this.priorityQueue = priorityQueue;
+            return this;
+        }
+
         public ControllerOptions build() {
             ThreadFactory threads = threadFactory != null ? threadFactory : DaemonThreads.unnamed();
             return new ControllerOptions(name, workers, rateLimiter != null ? rateLimiter
                     : RateLimiter.defaultController(timeSource), reconcileTimeout, cacheSyncTimeout, readYourWritesTimeout,
-                    timeSource, metrics, queueMetrics, observationRegistry, threads);
+                    timeSource, metrics, queueMetrics, observationRegistry, threads, priorityQueue);
         }
     }
 }

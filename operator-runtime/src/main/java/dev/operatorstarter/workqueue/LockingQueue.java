@@ -2,7 +2,6 @@ package dev.operatorstarter.workqueue;
 
 import dev.operatorstarter.time.TimeSource;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -14,10 +13,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * The work queue and its delaying part, guarded by one lock (the rate-limiting part is
  * {@link RateLimitedQueue}, around it). Each item the queue holds has one
- * {@link Entry} in one map, whatever its state (queued, in progress, or in progress and added
- * again), and the FIFO holds those entries: an add → get → done cycle costs a lookup in
- * {@code add}, none in {@code get}, a lookup and a removal in {@code done}, and allocates the
- * entry and its map node.
+ * {@link QueueEntry} in one map, whatever its state (queued, in progress, or in progress and added
+ * again), and {@link ReadyItems} holds those that wait, FIFO or by priority: an add → get → done
+ * cycle costs a lookup in {@code add}, none in {@code get} (but the priority order's tree
+ * operations), a lookup and a removal in {@code done}, and allocates the entry and its map node.
+ * The entry keeps the item's priority while it is in progress, which is how a requeue
+ * ({@code addAfter}, {@code addRetry}) keeps it.
  *
  * <p>Delayed items wait in {@link DelayedItems} and are moved into the queue by whichever thread next looks at
  * it ({@code get}, {@code len}); a worker waiting in {@code get} sleeps on the {@link TimeSource}
@@ -36,26 +37,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueStats {
 
-    /** What the queue knows of one item; in {@link #items} while it is dirty or in progress. */
-    private static final class Entry<T> {
-        final T item;
-        /** Needs processing: queued, or added again while in progress. Queued = dirty and not in progress. */
-        boolean dirty;
-        /** Handed out by {@code get} and not yet done. */
-        boolean inProgress;
-        /** When it was queued (with metrics only). */
-        long queuedAt;
-        /** When a worker took it (with metrics only). */
-        long startedAt;
-        /** Neighbours in the list of items in progress (with metrics only). */
-        @Nullable Entry<T> previous;
-        @Nullable Entry<T> next;
-
-        Entry(T item) {
-            this.item = item;
-        }
-    }
-
     private final String name;
     private final TimeSource clock;
     private final ReentrantLock lock = new ReentrantLock();
@@ -63,11 +44,11 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
     private final Condition notEmpty = lock.newCondition();
     /** Signalled when a drain may be over; {@code shutDownWithDrain} waits on it. */
     private final Condition drainDone = lock.newCondition();
-    private final Map<T, Entry<T>> items = new HashMap<>();
-    private final ArrayDeque<Entry<T>> queue = new ArrayDeque<>();
+    private final Map<T, QueueEntry<T>> items = new HashMap<>();
+    private final ReadyItems<T> queue;
     private int inProgress;
     /** The most recently taken item in progress, head of the list of all of them (with metrics only). */
-    private @Nullable Entry<T> lastTaken;
+    private @Nullable QueueEntry<T> lastTaken;
     private final DelayedItems<T> delayed = new DelayedItems<>();
     private boolean shuttingDown;
     /** Set by {@code shutDownWithDrain} while it waits; {@code shutDown} clears it to end the wait. */
@@ -77,9 +58,14 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
     /** Whether the recorder wants durations: timestamps are taken only then. */
     private boolean timed;
 
-    LockingQueue(String name, TimeSource clock) {
+    /**
+     * A queue handing items out by priority (with one hand-out in every {@code oldestEvery} to the
+     * oldest item) when {@code prioritized}, else in FIFO order.
+     */
+    LockingQueue(String name, TimeSource clock, boolean prioritized, int oldestEvery) {
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.queue = new ReadyItems<>(prioritized, oldestEvery);
     }
 
     /** Binds this queue to {@code metrics}; called once by the builder, before the queue is shared. */
@@ -95,31 +81,48 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
 
     @Override
     public void add(T item) {
+        add(item, PriorityQueue.NORMAL);
+    }
+
+    /** Adds {@code item} at {@code priority}; see {@link PriorityQueue#add(Object, int)}. */
+    void add(T item, int priority) {
         Objects.requireNonNull(item, "item");
         long now = stamp(); // read before locking: the lock is not held while the clock is read
         boolean added;
         lock.lock();
         try {
-            added = addLocked(item, now);
+            added = addLocked(item, priority, now);
         } finally {
             lock.unlock();
         }
         if (added) {
-            recorder.added();
+            recorder.added(priority);
         }
     }
 
     /**
-     * Marks {@code item} dirty and queues it at {@code now} unless it is in progress; false if it
-     * was dirty already or the queue shuts down.
+     * Marks {@code item} dirty and queues it at {@code priority} and {@code now} unless it is in
+     * progress; false if it was dirty already (its priority then rises to {@code priority} if that
+     * is higher) or the queue shuts down.
      */
-    private boolean addLocked(T item, long now) {
+    private boolean addLocked(T item, int priority, long now) {
         if (shuttingDown) {
             return false;
         }
-        Entry<T> entry = items.computeIfAbsent(item, Entry::new);
-        if (entry.dirty) {
+        QueueEntry<T> entry = items.get(item);
+        if (entry == null) {
+            entry = new QueueEntry<>(item);
+            entry.priority = priority;
+            items.put(item, entry);
+        } else if (entry.dirty) {
+            if (entry.inProgress) {
+                entry.priority = Math.max(entry.priority, priority); // done() queues it at that
+            } else {
+                queue.raise(entry, priority);
+            }
             return false;
+        } else {
+            entry.priority = priority; // in progress: what it was handed out at is past
         }
         entry.dirty = true;
         if (!entry.inProgress) {
@@ -128,7 +131,13 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
         return true;
     }
 
-    private void enqueue(Entry<T> entry, long now) {
+    /** The priority a requeue of {@code item} gets: that of its entry, else {@link PriorityQueue#NORMAL}. */
+    private int requeuePriority(T item) {
+        QueueEntry<T> entry = items.get(item);
+        return entry == null ? PriorityQueue.NORMAL : entry.priority;
+    }
+
+    private void enqueue(QueueEntry<T> entry, long now) {
         entry.queuedAt = now;
         queue.add(entry);
         notEmpty.signal();
@@ -136,28 +145,36 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
 
     @Override
     public void addAfter(T item, Duration delay) {
+        addAfter(item, delay, null);
+    }
+
+    /** Adds {@code item} after {@code delay} at {@code priority}, or as a requeue when that is null. */
+    void addAfter(T item, Duration delay, @Nullable Integer priority) {
         Objects.requireNonNull(item, "item");
+        Objects.requireNonNull(delay, "delay");
+        int at;
         boolean added;
         lock.lock();
         try {
-            added = addAfterLocked(item, delay);
+            at = priority != null ? priority : requeuePriority(item);
+            added = addAfterLocked(item, delay, at);
         } finally {
             lock.unlock();
         }
         if (added) {
-            recorder.added();
+            recorder.added(at);
         }
     }
 
     /** True if {@code item} was added at once (no delay). */
-    private boolean addAfterLocked(T item, Duration delay) {
+    private boolean addAfterLocked(T item, Duration delay, int priority) {
         if (shuttingDown) {
             return false;
         }
         if (delay.isNegative() || delay.isZero()) {
-            return addLocked(item, stamp());
+            return addLocked(item, priority, stamp());
         }
-        if (!delayed.schedule(item, clock.nanoTime() + delay.toNanos())) {
+        if (!delayed.schedule(item, clock.nanoTime() + delay.toNanos(), priority)) {
             return false; // already due earlier
         }
         // A worker waiting for a later item (or for none) must wake earlier: one is enough, as
@@ -173,11 +190,13 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
     void addRetry(T item, Duration delay) {
         Objects.requireNonNull(item, "item");
         boolean retried;
+        int priority;
         boolean added;
         lock.lock();
         try {
             retried = !shuttingDown;
-            added = addAfterLocked(item, delay);
+            priority = requeuePriority(item);
+            added = addAfterLocked(item, delay, priority);
         } finally {
             lock.unlock();
         }
@@ -185,7 +204,7 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
             recorder.retried();
         }
         if (added) {
-            recorder.added();
+            recorder.added(priority);
         }
     }
 
@@ -198,9 +217,9 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
             return Long.MAX_VALUE;
         }
         long now = clock.nanoTime();
-        for (T due = delayed.pollDue(now); due != null; due = delayed.pollDue(now)) {
-            if (addLocked(due, now)) {
-                recorder.added();
+        for (DelayedItems.Due<T> due = delayed.pollDue(now); due != null; due = delayed.pollDue(now)) {
+            if (addLocked(due.item(), due.priority(), now)) {
+                recorder.added(due.priority());
             }
         }
         return delayed.nextDue();
@@ -221,7 +240,7 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
 
     @Override
     public Optional<T> get() throws InterruptedException {
-        Entry<T> entry;
+        QueueEntry<T> entry;
         long now = stamp(); // read before locking, for an item that is there at once
         long waited = 0;
         lock.lockInterruptibly();
@@ -266,7 +285,7 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
         long held;
         lock.lock();
         try {
-            Entry<T> entry = items.get(item);
+            QueueEntry<T> entry = items.get(item);
             if (entry == null || !entry.inProgress) {
                 return;
             }
@@ -293,7 +312,7 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
     }
 
     /** Puts {@code entry} at the head of the list of items in progress. */
-    private void link(Entry<T> entry) {
+    private void link(QueueEntry<T> entry) {
         entry.next = lastTaken;
         if (lastTaken != null) {
             lastTaken.previous = entry;
@@ -301,7 +320,7 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
         lastTaken = entry;
     }
 
-    private void unlink(Entry<T> entry) {
+    private void unlink(QueueEntry<T> entry) {
         if (entry.previous != null) {
             entry.previous.next = entry.next;
         } else {
@@ -382,12 +401,22 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
     }
 
     @Override
+    public int depth(int priority) {
+        lock.lock();
+        try {
+            return queue.depth(priority);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
     public Duration unfinishedWork() {
         lock.lock();
         try {
             long now = stamp();
             long total = 0;
-            for (Entry<T> entry = lastTaken; entry != null; entry = entry.next) {
+            for (QueueEntry<T> entry = lastTaken; entry != null; entry = entry.next) {
                 total += Math.max(0, now - entry.startedAt);
             }
             return Duration.ofNanos(total);
@@ -402,7 +431,7 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
         try {
             long now = stamp();
             long longest = 0;
-            for (Entry<T> entry = lastTaken; entry != null; entry = entry.next) {
+            for (QueueEntry<T> entry = lastTaken; entry != null; entry = entry.next) {
                 longest = Math.max(longest, now - entry.startedAt);
             }
             return Duration.ofNanos(longest);

@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -14,7 +16,10 @@ import java.util.concurrent.TimeUnit;
  * {@code workqueue_work_duration_seconds}, {@code workqueue_unfinished_work_seconds},
  * {@code workqueue_longest_running_processor_seconds} and {@code workqueue_retries_total}, each
  * with labels {@code name} and {@code controller} (both the queue's name, as controller-runtime
- * sets them). Needs {@code micrometer-core} (optional).
+ * sets them); {@code workqueue_depth} also has the label {@code priority}: a series for each of
+ * {@link PriorityQueue#LOW} and {@link PriorityQueue#NORMAL} from the start, and one for any other
+ * priority from the first item queued at it (controller-runtime's {@code priority} label, whose
+ * values are the priorities as integers). Needs {@code micrometer-core} (optional).
  *
  * <p>The two durations are histograms with controller-runtime's buckets ({@link #BUCKETS}: 10 ns
  * to 1000 s, ten times apart), so {@code histogram_quantile} over their {@code _bucket} series
@@ -51,10 +56,17 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
     }
 
     /** One queue's meters. */
-    private record Meters(Counter adds, Counter retries, Timer queueDuration, Timer workDuration) implements Recorder {
+    private record Meters(Counter adds, Counter retries, Timer queueDuration, Timer workDuration, Depths depths)
+            implements Recorder {
 
         @Override
         public void added() {
+            adds.increment();
+        }
+
+        @Override
+        public void added(int priority) {
+            depths.register(priority);
             adds.increment();
         }
 
@@ -86,8 +98,9 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
                 "workqueue.longest.running.processor"}) {
             registry.find(gauge).tags(tags).meters().forEach(registry::remove);
         }
-        Gauge.builder("workqueue.depth", stats, QueueStats::depth).strongReference(true).description("Current depth of the work queue.")
-                .tags(tags).register(registry);
+        Depths depths = new Depths(registry, tags, stats);
+        depths.register(PriorityQueue.LOW);
+        depths.register(PriorityQueue.NORMAL);
         Gauge.builder("workqueue.unfinished.work", stats, s -> s.unfinishedWork().toNanos() / 1e9).strongReference(true)
                 .baseUnit("seconds")
                 .description("Seconds of work in progress not yet observed by work_duration; large values suggest"
@@ -103,6 +116,29 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
                 Timer.builder("workqueue.queue.duration").description("How long an item stays in the queue before it is taken.")
                         .tags(tags).serviceLevelObjectives(BUCKETS).register(registry),
                 Timer.builder("workqueue.work.duration").description("How long processing an item takes.")
-                        .tags(tags).serviceLevelObjectives(BUCKETS).register(registry));
+                        .tags(tags).serviceLevelObjectives(BUCKETS).register(registry), depths);
+    }
+
+    /** A queue's {@code workqueue_depth} gauges, one per priority seen. */
+    private static final class Depths {
+        private final MeterRegistry registry;
+        private final Tags tags;
+        private final QueueStats stats;
+        private final Set<Integer> registered = ConcurrentHashMap.newKeySet();
+
+        Depths(MeterRegistry registry, Tags tags, QueueStats stats) {
+            this.registry = registry;
+            this.tags = tags;
+            this.stats = stats;
+        }
+
+        void register(int priority) {
+            if (registered.contains(priority) || !registered.add(priority)) {
+                return;
+            }
+            Gauge.builder("workqueue.depth", stats, s -> s.depth(priority)).strongReference(true)
+                    .description("Current depth of the work queue.").tags(tags)
+                    .tag("priority", Integer.toString(priority)).register(registry);
+        }
     }
 }

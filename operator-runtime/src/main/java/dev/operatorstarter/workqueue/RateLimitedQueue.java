@@ -7,9 +7,9 @@ import java.util.Optional;
 /**
  * The rate-limiting part of the work queue (client-go's {@code rate_limiting_queue.go}): an item
  * added rate-limited waits the delay its {@link RateLimiter} gives it, and counts as a retry;
- * the rest is the delaying queue it wraps.
+ * the rest is the delaying (and prioritizing) queue it wraps.
  */
-final class RateLimitedQueue<T> implements RateLimitingQueue<T> {
+final class RateLimitedQueue<T> implements PriorityQueue<T> {
 
     private final LockingQueue<T> queue;
     private final RateLimiter<T> rateLimiter;
@@ -43,6 +43,16 @@ final class RateLimitedQueue<T> implements RateLimitingQueue<T> {
     @Override
     public void add(T item) {
         queue.add(item);
+    }
+
+    @Override
+    public void add(T item, int priority) {
+        queue.add(item, priority);
+    }
+
+    @Override
+    public void addAfter(T item, Duration delay, int priority) {
+        queue.addAfter(item, delay, priority);
     }
 
     @Override

@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * A FIFO of work items for a pool of workers (client-go's {@code workqueue.Interface}).
+ * A FIFO of work items for a pool of workers (client-go's {@code workqueue.Interface}); a
+ * {@link PriorityQueue} refines the order with priorities.
  *
  * <p>Guarantees:
  * <ul>
@@ -13,7 +14,8 @@ import java.util.Optional;
  *       {@code done}. So a change that arrives while an item is processed is never lost, and
  *       never processed concurrently with the earlier one.</li>
  *   <li>An item waiting in the queue is there once, however often it is added.</li>
- *   <li>Items come out in the order they were first added.</li>
+ *   <li>Items come out in the order they were first added (among the items of one priority, in
+ *       a {@link PriorityQueue}).</li>
  * </ul>
  *
  * <p>Shutdown: after {@link #shutDown()} adds are ignored (delayed items are dropped), {@code get}
@@ -23,12 +25,15 @@ import java.util.Optional;
  */
 public interface WorkQueue<T> {
 
-    /** A builder for a queue with all the features; it serves as any of the queue interfaces. */
+    /** A builder for a queue with all the features, priorities included; it serves as any of the queue interfaces. */
     static <T> WorkQueueBuilder<T> builder() {
         return new WorkQueueBuilder<>();
     }
 
-    /** Queues {@code item}, unless it is queued already (or being processed: then after {@code done}). */
+    /**
+     * Queues {@code item}, unless it is queued already (or being processed: then after
+     * {@code done}); a {@link PriorityQueue} queues it at {@link PriorityQueue#NORMAL}.
+     */
     void add(T item);
 
     /** The number of items waiting to be handed out (not counting those being processed or delayed). */

@@ -24,7 +24,8 @@ public interface WorkQueueMetrics {
      * {@code workqueue_work_duration_seconds}, {@code workqueue_unfinished_work_seconds},
      * {@code workqueue_longest_running_processor_seconds} and {@code workqueue_retries_total}, each
      * with labels {@code name} and {@code controller} (both the queue's name, as controller-runtime
-     * sets them).
+     * sets them); {@code workqueue_depth} also has {@code priority}, one series per priority
+     * items were queued at (as controller-runtime's priority queue exports it).
      * Needs {@code micrometer-core} on the class path (an optional dependency of the runtime) only
      * when called: the rest of this interface works without it.
      */
@@ -57,6 +58,14 @@ public interface WorkQueueMetrics {
         default void added() {
         }
 
+        /**
+         * An item was queued at {@code priority} (see {@link PriorityQueue}); the queue calls this
+         * one, which calls {@link #added()} unless overridden.
+         */
+        default void added(int priority) {
+            added();
+        }
+
         /** A worker took an item that had waited {@code waitedNanos} in the queue. */
         default void taken(long waitedNanos) {
         }
@@ -74,6 +83,14 @@ public interface WorkQueueMetrics {
     interface QueueStats {
         /** Items waiting to be handed out. */
         int depth();
+
+        /**
+         * Items waiting to be handed out at {@code priority} ({@link PriorityQueue}); by default
+         * all of {@link #depth()} at {@link PriorityQueue#NORMAL}.
+         */
+        default int depth(int priority) {
+            return priority == PriorityQueue.NORMAL ? depth() : 0;
+        }
 
         /** The sum of how long each item in progress has been in progress (zero when the queue records nothing). */
         Duration unfinishedWork();

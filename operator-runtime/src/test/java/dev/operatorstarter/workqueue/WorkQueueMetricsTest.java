@@ -73,6 +73,11 @@ class WorkQueueMetricsTest {
         return registry.get(name).tags("name", "ctrl", "controller", "ctrl").counter().count();
     }
 
+    /** {@code workqueue_depth} of priority 0, where {@code add} queues. */
+    private double depth() {
+        return registry.get("workqueue.depth").tags("name", "ctrl", "controller", "ctrl", "priority", "0").gauge().value();
+    }
+
     private double gauge(String name) {
         return registry.get(name).tags("name", "ctrl", "controller", "ctrl").gauge().value();
     }
@@ -120,7 +125,7 @@ class WorkQueueMetricsTest {
         measured("ctrl");
         assertThat(counter("workqueue.adds")).isZero();
         assertThat(counter("workqueue.retries")).isZero();
-        assertThat(gauge("workqueue.depth")).isZero();
+        assertThat(depth()).isZero();
         assertThat(timerCount("workqueue.queue.duration")).isZero();
         assertThat(timerCount("workqueue.work.duration")).isZero();
         assertThat(gauge("workqueue.unfinished.work")).isZero();
@@ -134,23 +139,23 @@ class WorkQueueMetricsTest {
         queue.add("a"); // collapsed: not counted
         queue.add("b");
         assertThat(counter("workqueue.adds")).isEqualTo(2);
-        assertThat(gauge("workqueue.depth")).isEqualTo(2);
+        assertThat(depth()).isEqualTo(2);
 
         String a = take(queue);
-        assertThat(gauge("workqueue.depth")).as("in progress is not waiting").isEqualTo(1);
+        assertThat(depth()).as("in progress is not waiting").isEqualTo(1);
         queue.add(a); // while in progress: counted, not waiting until done
         queue.add(a); // collapsed with that one
         assertThat(counter("workqueue.adds")).isEqualTo(3);
-        assertThat(gauge("workqueue.depth")).isEqualTo(1);
+        assertThat(depth()).isEqualTo(1);
         queue.done(a);
-        assertThat(gauge("workqueue.depth")).isEqualTo(2);
+        assertThat(depth()).isEqualTo(2);
 
         queue.addAfter("later", Duration.ofSeconds(5));
         assertThat(counter("workqueue.adds")).as("a delayed item counts when it falls due").isEqualTo(3);
         fake.advance(Duration.ofSeconds(5));
         assertThat(queue.len()).isEqualTo(3);
         assertThat(counter("workqueue.adds")).isEqualTo(4);
-        assertThat(gauge("workqueue.depth")).isEqualTo(3);
+        assertThat(depth()).isEqualTo(3);
     }
 
     @Test
@@ -320,7 +325,7 @@ class WorkQueueMetricsTest {
         assertThat(timerCount("workqueue.queue.duration")).isEqualTo(taken.get());
         assertThat(timerCount("workqueue.work.duration")).isEqualTo(taken.get());
         assertThat((long) counter("workqueue.adds")).as("every counted add was taken").isEqualTo(taken.get());
-        assertThat(gauge("workqueue.depth")).isZero();
+        assertThat(depth()).isZero();
         assertThat(gauge("workqueue.unfinished.work")).isZero();
         assertThat(gauge("workqueue.longest.running.processor")).isZero();
     }

@@ -443,7 +443,7 @@ class WorkQueueTest {
         measured.add("b");
         assertThat(registry.get("workqueue.adds").tags("name", "ctrl", "controller", "ctrl").counter().count())
                 .isEqualTo(2);
-        assertThat(registry.get("workqueue.depth").gauge().value()).isEqualTo(2);
+        assertThat(registry.get("workqueue.depth").tag("priority", "0").gauge().value()).isEqualTo(2);
         clock.advance(Duration.ofMillis(30));
         String item = measured.get().orElseThrow();
         clock.advance(Duration.ofSeconds(2));
@@ -468,7 +468,7 @@ class WorkQueueTest {
         second.add("x");
         second.add("y");
         System.gc();
-        assertThat(registry.get("workqueue.depth").gauge().value()).isEqualTo(2);
+        assertThat(registry.get("workqueue.depth").tag("priority", "0").gauge().value()).isEqualTo(2);
         assertThat(first.len()).isEqualTo(1);
     }
 

@@ -295,7 +295,7 @@ class StaticSiteOperatorIT {
             String scrape = get("/actuator/prometheus").body();
             assertThat(scrape).contains(
                     "controller_runtime_reconcile_total{controller=\"staticsite\",result=\"success\"}");
-            assertThat(scrape).contains("workqueue_depth{controller=\"staticsite\",name=\"staticsite\"}",
+            assertThat(scrape).contains("workqueue_depth{controller=\"staticsite\",name=\"staticsite\",priority=\"0\"}",
                     "informer_store_size{name=\"staticsites.sample.operatorstarter.dev\"}",
                     "leader_election_master_status{name=\"sample-operator-leader\"} 1");
             assertThat(scrape).contains(

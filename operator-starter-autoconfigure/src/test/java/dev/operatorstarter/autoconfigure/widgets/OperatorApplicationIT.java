@@ -122,7 +122,7 @@ class OperatorApplicationIT {
             String scrape = get("/actuator/prometheus").body();
             assertThat(scrape).contains("controller_runtime_reconcile_total{controller=\"widget\",result=\"success\"}");
             assertThat(scrape).contains(
-                    "workqueue_depth{controller=\"widget\",name=\"widget\"}",
+                    "workqueue_depth{controller=\"widget\",name=\"widget\",priority=\"0\"}",
                     "workqueue_adds_total{controller=\"widget\",name=\"widget\"}",
                     "workqueue_queue_duration_seconds_count{controller=\"widget\",name=\"widget\"}",
                     "workqueue_work_duration_seconds_count{controller=\"widget\",name=\"widget\"}",

@@ -1,0 +1,115 @@
+package dev.operatorstarter.workqueue;
+
+import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The items of a {@link LockingQueue} that wait to be handed out, in the order they will be:
+ * either FIFO, or by priority with one hand-out in every {@code oldestEvery} going to the item
+ * that has waited longest (see {@link PriorityQueue} for the guarantee this gives). Counts the
+ * waiting items by priority in both orders, for {@code workqueue_depth}.
+ *
+ * <p>Why the bound holds: each entry gets a sequence number when it is queued, and numbers only
+ * grow, so the set of entries older than a given one only shrinks. Every {@code oldestEvery}-th
+ * hand-out takes the oldest entry; an entry with {@code n} older entries is therefore taken by at
+ * most the {@code (n + 1)}-th such hand-out, that is within {@code oldestEvery · (n + 1)}
+ * hand-outs. Raising an entry's priority keeps its sequence number (its age), and gives it a new
+ * turn among the entries of its new priority.
+ *
+ * <p>Costs: FIFO is an array deque (O(1)); by priority, two red-black trees (O(log n) for each
+ * add, raise and hand-out). Not thread-safe: the queue calls it under its lock.
+ */
+final class ReadyItems<T> {
+
+    private static final Comparator<QueueEntry<?>> BY_PRIORITY = Comparator
+            .<QueueEntry<?>>comparingInt(entry -> -entry.priority).thenComparingLong(entry -> entry.turn);
+    private static final Comparator<QueueEntry<?>> BY_AGE = Comparator.comparingLong(entry -> entry.sequence);
+
+    private final boolean prioritized;
+    private final int oldestEvery;
+    private final ArrayDeque<QueueEntry<T>> fifo = new ArrayDeque<>();
+    private final TreeSet<QueueEntry<T>> byPriority = new TreeSet<>(BY_PRIORITY);
+    private final TreeSet<QueueEntry<T>> byAge = new TreeSet<>(BY_AGE);
+    /** Waiting entries by priority; a priority stays once seen (its gauge reads zero). */
+    private final Map<Integer, int[]> depths = new HashMap<>();
+    private long sequence;
+    private long handOuts;
+
+    ReadyItems(boolean prioritized, int oldestEvery) {
+        if (oldestEvery < 1) {
+            throw new IllegalArgumentException("oldestEvery must be at least 1, was " + oldestEvery);
+        }
+        this.prioritized = prioritized;
+        this.oldestEvery = oldestEvery;
+    }
+
+    /** Queues {@code entry} at its priority, as the youngest entry. */
+    void add(QueueEntry<T> entry) {
+        entry.sequence = sequence++;
+        entry.turn = entry.sequence;
+        count(entry.priority, 1);
+        if (prioritized) {
+            byPriority.add(entry);
+            byAge.add(entry);
+        } else {
+            fifo.add(entry);
+        }
+    }
+
+    /**
+     * Raises the priority of the waiting {@code entry} to {@code priority}, if that is higher: it
+     * goes to the back of the items of that priority, and keeps its age for the oldest-first turns.
+     */
+    void raise(QueueEntry<T> entry, int priority) {
+        if (priority <= entry.priority) {
+            return;
+        }
+        count(entry.priority, -1);
+        count(priority, 1);
+        if (prioritized) {
+            byPriority.remove(entry);
+            entry.priority = priority;
+            entry.turn = sequence++; // the back of its new priority; its age stays
+            byPriority.add(entry);
+        } else {
+            entry.priority = priority;
+        }
+    }
+
+    /** Takes the next entry to hand out; the caller checks {@link #isEmpty()} first. */
+    QueueEntry<T> poll() {
+        QueueEntry<T> entry;
+        if (!prioritized) {
+            entry = fifo.poll();
+        } else if (++handOuts % oldestEvery == 0) {
+            entry = byAge.pollFirst();
+            byPriority.remove(entry);
+        } else {
+            entry = byPriority.pollFirst();
+            byAge.remove(entry);
+        }
+        count(entry.priority, -1);
+        return entry;
+    }
+
+    boolean isEmpty() {
+        return prioritized ? byPriority.isEmpty() : fifo.isEmpty();
+    }
+
+    int size() {
+        return prioritized ? byPriority.size() : fifo.size();
+    }
+
+    /** The entries waiting at {@code priority}. */
+    int depth(int priority) {
+        int[] depth = depths.get(priority);
+        return depth == null ? 0 : depth[0];
+    }
+
+    private void count(int priority, int delta) {
+        depths.computeIfAbsent(priority, p -> new int[1])[0] += delta;
+    }
+}

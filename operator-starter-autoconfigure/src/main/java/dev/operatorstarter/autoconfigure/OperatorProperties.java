@@ -139,10 +139,13 @@ public record OperatorProperties(@DefaultValue("true") boolean enabled, @Default
      * @param readYourWritesTimeout how long a reconcile waits for the cache to show the controller's
      *     own last write to the object before it runs anyway
      * @param rateLimiter how retries of failed or requeued reconciles are paced
+     * @param priorityQueue whether each controller's work queue puts fresh changes ahead of the
+     *     informers' initial lists and resyncs (giving one reconcile in every 4 to the request that
+     *     has waited longest, so none starves); false reconciles in the order queued
      */
     public record Controllers(@DefaultValue("1") int workers, @DefaultValue("0s") Duration reconcileTimeout,
             @DefaultValue("25s") Duration shutdownTimeout, @DefaultValue("10s") Duration readYourWritesTimeout,
-            @DefaultValue RateLimiter rateLimiter) {
+            @DefaultValue RateLimiter rateLimiter, @DefaultValue("true") boolean priorityQueue) {
     }
 
     /**

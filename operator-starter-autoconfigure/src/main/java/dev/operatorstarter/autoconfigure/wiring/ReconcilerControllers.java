@@ -147,7 +147,7 @@ final class ReconcilerControllers {
                         RateLimiter.bucket(limits.qps(), limits.burst(), TimeSource.system())))
                 .reconcileTimeout(properties.reconcileTimeout())
                 .cacheSyncTimeout(settings.properties().informers().cacheSyncTimeout())
-                .readYourWritesTimeout(properties.readYourWritesTimeout())
+                .readYourWritesTimeout(properties.readYourWritesTimeout()).priorityQueue(properties.priorityQueue())
                 .metrics(settings.metrics().controllers()).queueMetrics(settings.metrics().queues())
                 .observationRegistry(settings.observations()).threadFactory(settings.workerThreads());
         settings.customizers().forEach(customizer -> customizer.customize(definition.controllerName(), options));

@@ -224,6 +224,19 @@ class OperatorAutoConfigurationTest {
     }
 
     @Test
+    void thePriorityQueuePropertyReachesEachControllersOptions() {
+        runner().withUserConfiguration(PriorityQueueProbe.class, WidgetReconcilerConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(PriorityQueueProbe.class).seen).containsExactly(true);
+        });
+        runner().withUserConfiguration(PriorityQueueProbe.class, WidgetReconcilerConfiguration.class)
+                .withPropertyValues("operator.controllers.priority-queue=false").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(PriorityQueueProbe.class).seen).containsExactly(false);
+                });
+    }
+
+    @Test
     void aReconcilerBeanBecomesAControllerWithListersForEveryResourceItInformsOn() {
         runner().withUserConfiguration(WidgetReconcilerConfiguration.class, ListerUser.class).run(context -> {
             assertThat(context).hasNotFailed();
@@ -611,6 +624,17 @@ class OperatorAutoConfigurationTest {
         @Bean
         ControllerCustomizer controllerCustomizer() {
             return (name, options) -> calls.add("controller " + name);
+        }
+    }
+
+    /** Reads, from the options a customizer is given, whether the controller's queue is a priority queue. */
+    @Configuration(proxyBeanMethods = false)
+    static class PriorityQueueProbe {
+        final List<Boolean> seen = new ArrayList<>();
+
+        @Bean
+        ControllerCustomizer priorityQueueProbe() {
+            return (name, options) -> seen.add(options.build().priorityQueue());
         }
     }
 

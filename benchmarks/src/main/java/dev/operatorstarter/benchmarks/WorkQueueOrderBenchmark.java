@@ -16,9 +16,11 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * What the priority order costs a work queue: one add → get → done cycle per operation, one
- * thread, with {@code waiting} items queued at all times (a quarter of them at
- * {@link PriorityQueue#LOW}, like an initial list behind fresh changes), on the queue in priority
- * order (the default) and in FIFO order. No metrics.
+ * thread, with {@code waiting} items queued at all times, on the queue in priority order (the
+ * default) and in FIFO order. {@code priorities=mixed}: a quarter of the items at
+ * {@link PriorityQueue#LOW}, like an initial list behind fresh changes (the priority order keeps
+ * them in trees); {@code one}: all at {@code NORMAL}, a controller's usual state (it keeps them in
+ * a deque, as the FIFO does). No metrics.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -31,6 +33,9 @@ public class WorkQueueOrderBenchmark {
     @Param({"1000"})
     public int waiting;
 
+    @Param({"mixed", "one"})
+    public String priorities;
+
     private PriorityQueue<Integer> queue;
     private int next;
 
@@ -42,8 +47,8 @@ public class WorkQueueOrderBenchmark {
         }
     }
 
-    private static int priorityOf(int item) {
-        return item % 4 == 0 ? PriorityQueue.LOW : PriorityQueue.NORMAL;
+    private int priorityOf(int item) {
+        return priorities.equals("mixed") && item % 4 == 0 ? PriorityQueue.LOW : PriorityQueue.NORMAL;
     }
 
     @TearDown(Level.Trial)

@@ -19,8 +19,11 @@ import java.util.TreeSet;
  * hand-outs. Raising an entry's priority keeps its sequence number (its age), and gives it a new
  * turn among the entries of its new priority.
  *
- * <p>Costs: FIFO is an array deque (O(1)); by priority, two red-black trees (O(log n) for each
- * add, raise and hand-out). Not thread-safe: the queue calls it under its lock.
+ * <p>Costs: FIFO is an array deque (O(1)). By priority, while every waiting entry has the same
+ * priority (a controller's usual state, and any queue fed by {@code add(item)} alone) the entries
+ * stay in that deque too, since queue order is then both priority and age order; the first entry
+ * of another priority moves them into two red-black trees (O(log n) for each add, raise and
+ * hand-out), until the queue is empty again. Not thread-safe: the queue calls it under its lock.
  */
 final class ReadyItems<T> {
 
@@ -37,6 +40,12 @@ final class ReadyItems<T> {
     private final Map<Integer, int[]> depths = new HashMap<>();
     private long sequence;
     private long handOuts;
+    /**
+     * By priority: true while every waiting entry has {@link #uniformPriority} and they wait in
+     * {@link #fifo}, in queue order; false while they wait in the trees.
+     */
+    private boolean uniform = true;
+    private int uniformPriority;
 
     ReadyItems(boolean prioritized, int oldestEvery) {
         if (oldestEvery < 1) {
@@ -51,12 +60,26 @@ final class ReadyItems<T> {
         entry.sequence = sequence++;
         entry.turn = entry.sequence;
         count(entry.priority, 1);
-        if (prioritized) {
-            byPriority.add(entry);
-            byAge.add(entry);
-        } else {
+        if (!prioritized || uniform && (fifo.isEmpty() || entry.priority == uniformPriority)) {
+            uniformPriority = entry.priority;
             fifo.add(entry);
+            return;
         }
+        if (uniform) {
+            spill();
+        }
+        byPriority.add(entry);
+        byAge.add(entry);
+    }
+
+    /** Moves the waiting entries from the deque into the trees: priorities now differ. */
+    private void spill() {
+        for (QueueEntry<T> waiting : fifo) {
+            byPriority.add(waiting);
+            byAge.add(waiting);
+        }
+        fifo.clear();
+        uniform = false;
     }
 
     /**
@@ -69,38 +92,50 @@ final class ReadyItems<T> {
         }
         count(entry.priority, -1);
         count(priority, 1);
-        if (prioritized) {
-            byPriority.remove(entry);
+        if (!prioritized) {
             entry.priority = priority;
-            entry.turn = sequence++; // the back of its new priority; its age stays
-            byPriority.add(entry);
-        } else {
-            entry.priority = priority;
+            return;
         }
+        if (uniform && fifo.size() == 1) {
+            entry.priority = priority;
+            uniformPriority = priority;
+            return;
+        }
+        if (uniform) {
+            spill();
+        }
+        byPriority.remove(entry);
+        entry.priority = priority;
+        entry.turn = sequence++; // the back of its new priority; its age stays
+        byPriority.add(entry);
     }
 
     /** Takes the next entry to hand out; the caller checks {@link #isEmpty()} first. */
     QueueEntry<T> poll() {
         QueueEntry<T> entry;
-        if (!prioritized) {
-            entry = fifo.poll();
-        } else if (++handOuts % oldestEvery == 0) {
+        boolean oldestsTurn = prioritized && ++handOuts % oldestEvery == 0;
+        if (!prioritized || uniform) {
+            entry = fifo.poll(); // the oldest, and of the highest priority waiting
+        } else if (oldestsTurn) {
             entry = byAge.pollFirst();
             byPriority.remove(entry);
         } else {
             entry = byPriority.pollFirst();
             byAge.remove(entry);
         }
+        if (!uniform && byPriority.isEmpty()) {
+            uniform = true;
+        }
         count(entry.priority, -1);
         return entry;
     }
 
     boolean isEmpty() {
-        return prioritized ? byPriority.isEmpty() : fifo.isEmpty();
+        return uniform ? fifo.isEmpty() : byPriority.isEmpty();
     }
 
     int size() {
-        return prioritized ? byPriority.size() : fifo.size();
+        return uniform ? fifo.size() : byPriority.size();
     }
 
     /** The entries waiting at {@code priority}. */

@@ -114,6 +114,48 @@ class PriorityQueueStarvationTest {
         }
     }
 
+    /**
+     * The queue hands out exactly what a naive model of its rule would: every k-th hand-out the
+     * oldest waiting item, else the highest priority, first queued (or first raised to it) first;
+     * through runs of one priority (kept in a deque) and of many (kept in trees) and the switches.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3, 4})
+    void theOrderIsTheModelsThroughRunsOfOnePriorityAndOfMany(int k) throws Exception {
+        PriorityQueue<String> queue = WorkQueue.<String>builder().name("test").timeSource(clock).oldestEvery(k).build();
+        Random random = new Random(1000 + k);
+        List<long[]> model = new ArrayList<>(); // {item, priority, age, turn}
+        long counter = 0;
+        long handOuts = 0;
+        for (int step = 0; step < 30_000; step++) {
+            int phase = (step / 3_000) % 3; // one priority only, two, five
+            if (random.nextInt(100) < 52) {
+                int item = random.nextInt(300);
+                int priority = phase == 0 ? 0 : phase == 1 ? (random.nextBoolean() ? 0 : PriorityQueue.LOW)
+                        : random.nextInt(5) - 2;
+                long[] waiting = model.stream().filter(e -> e[0] == item).findFirst().orElse(null);
+                if (waiting == null) {
+                    model.add(new long[] {item, priority, counter, counter});
+                    counter++;
+                } else if (priority > waiting[1]) {
+                    waiting[1] = priority;
+                    waiting[3] = counter++;
+                }
+                queue.add(Integer.toString(item), priority);
+            } else if (!model.isEmpty()) {
+                boolean oldest = ++handOuts % k == 0;
+                long[] expected = model.stream().min(oldest ? java.util.Comparator.comparingLong((long[] e) -> e[2])
+                        : java.util.Comparator.comparingLong((long[] e) -> -e[1]).thenComparingLong(e -> e[3]))
+                        .orElseThrow();
+                model.remove(expected);
+                String item = queue.get().orElseThrow();
+                assertThat(item).as("hand-out %d", handOuts).isEqualTo(Long.toString(expected[0]));
+                queue.done(item);
+            }
+            assertThat(queue.len()).isEqualTo(model.size());
+        }
+    }
+
     private static Thread started(Runnable body) {
         Thread thread = new Thread(body);
         thread.start();

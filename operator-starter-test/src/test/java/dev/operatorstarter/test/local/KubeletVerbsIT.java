@@ -84,7 +84,7 @@ class KubeletVerbsIT {
 
         Channels result = Eventually.await("exec in pod talker to run", TIMEOUT,
                 () -> exec(namespace, "talker", "web", List.of("sh", "-c", "echo out; echo err >&2")),
-                channels -> !channels.status().isEmpty());
+                channels -> channels.status().contains("Success")); // a Failure until KWOK has seen the Exec
 
         assertThat(result.stdout()).isEqualTo("out\n");
         assertThat(result.stderr()).isEqualTo("err\n");
@@ -103,7 +103,7 @@ class KubeletVerbsIT {
 
         Channels result = Eventually.await("exec in pod talker to fail", TIMEOUT,
                 () -> exec(namespace, "talker", "web", List.of("sh", "-c", "echo out; exit 3")),
-                channels -> channels.status().contains("Failure"));
+                channels -> channels.status().contains("exit status")); // not "no exec found" before KWOK sees it
 
         JsonNode status = KubernetesApi.json().readTree(result.status());
         assertThat(result.stdout()).isEqualTo("out\n");

@@ -12,6 +12,8 @@
  *   <li>{@code dev.operatorstarter.controller}: the reconcile loop over a work queue.</li>
  *   <li>{@code dev.operatorstarter.leaderelection}: Lease-based leader election.</li>
  *   <li>{@code dev.operatorstarter.event}: the event recorder.</li>
+ *   <li>{@code dev.operatorstarter.drain}: draining a node as {@code kubectl drain} does: cordon,
+ *       then evictions that honour PodDisruptionBudgets, within a deadline.</li>
  *   <li>{@code dev.operatorstarter.time}: {@code TimeSource}, the one source of time every
  *       component takes as its {@code timeSource} option. Its fake, and fakes of a lister-watcher,
  *       a lease lock and a leadership term, are in {@code dev.operatorstarter.testing}, shipped as
@@ -41,7 +43,7 @@
  *
  * <p>Dependency direction: {@code client} &larr; {@code cache} &larr; {@code controller} &larr;
  * {@code manager}; {@code controller} &rarr; {@code workqueue}, which uses nothing else;
- * {@code leaderelection} and {@code event} use only {@code client}; every package may use
+ * {@code leaderelection}, {@code event} and {@code drain} use only {@code client}; every package may use
  * {@code time} and {@code internal}, which use nothing else but {@code internal} &rarr;
  * {@code time}; {@code crd} uses nothing else of ours; {@code webhook} uses only {@code time} and
  * {@code internal}; {@code manager} uses all of those but nothing above it; {@code sharding} is a

@@ -47,7 +47,7 @@ class ApiSurfaceTest {
                     + " InformerScope InformerSyncException Keys LabelSelector Lister ListerWatcher ObjectReader"
                     + " ReaderMetrics ReaderOptions ReflectorException ReflectorMetrics ReflectorOptions"
                     + " ResourceEventHandler SharedIndexInformer SharedInformerFactory Transforms"),
-            entry("client", "Clientset CustomResource DeleteOptions GroupVersionResource KubernetesClient"
+            entry("client", "Clientset CustomResource DeleteOptions Evictions GroupVersionResource KubernetesClient"
                     + " KubernetesJson PatchOptions ResourceClient ResourceList ResourceType RetryOnConflict"),
             entry("client.config", "ClientCertificate ClientConfig ConfigException Credentials InClusterConfig"
                     + " RedactedUri TlsSettings"),
@@ -60,6 +60,7 @@ class ApiSurfaceTest {
             entry("crd", "Categories Default EmbeddedResource ListMapKeys ListType MapType NullAllowed"
                     + " PreserveUnknownFields PrinterColumn PrinterColumns ScaleSubresource SchemaFrom"
                     + " ValidationRule ValidationRules"),
+            entry("drain", "DrainException DrainOptions DrainResult NodeDrainer"),
             entry("event", "EventBroadcaster EventOptions EventRecorder EventType"),
             entry("leaderelection", "LeaderCallbacks LeaderElectionConfig LeaderElectionRecord LeaderElector"
                     + " LeaderMetrics Leadership LeaseLock LeaseTiming ResourceLock"),

@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  * The package direction of DESIGN.md, over the runtime's main classes (not its tests, nor the test
  * module on the class path): {@code client} ← {@code cache} ← {@code controller} ← {@code manager};
  * {@code controller} → {@code workqueue}; {@code leaderelection} and {@code event} use only
- * {@code client}; {@code webhook} uses only {@code time} and {@code internal}; {@code time} and
+ * {@code client}; {@code drain} uses only {@code client}; {@code webhook} uses only {@code time} and
+ * {@code internal}; {@code time} and
  * {@code internal} may be used by every package and use nothing of ours but {@code time};
  * {@code crd} (annotations) uses nothing of ours. {@code sharding} is a plug-in above {@code manager}:
  * nothing in {@code manager} or {@code controller} imports it, and nothing else uses {@code manager}.
@@ -47,6 +48,7 @@ class ArchitectureTest {
     private static final String WEBHOOK = "dev.operatorstarter.webhook..";
     private static final String SHARDING = "dev.operatorstarter.sharding..";
     private static final String RBAC = "dev.operatorstarter.rbac..";
+    private static final String DRAIN = "dev.operatorstarter.drain..";
 
     @ArchTest
     static final ArchRule timeUsesNothingElseOfOurs = usesOfOursOnly(TIME);
@@ -106,6 +108,10 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule rbacUsesOnlyTheClient = usesOfOursOnly(RBAC, CLIENT);
 
+    /** Draining a node is a client workflow (kubectl's pkg/drain): cordon, evictions, waits. */
+    @ArchTest
+    static final ArchRule drainUsesOnlyTheClientTimeAndInternal = usesOfOursOnly(DRAIN, CLIENT, TIME, INTERNAL);
+
     /** Only the manager's plug-ins build on the manager. */
     @ArchTest
     static final ArchRule onlyPluginsUseTheManager = noClasses().that().resideOutsideOfPackages(MANAGER, SHARDING)
@@ -115,7 +121,7 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule everyClassOfTheRuntimeIsInAPackageThatHasARuleHere = classes()
             .should().resideInAnyPackage(TIME, INTERNAL, CLIENT, WORKQUEUE, CACHE, LEADERELECTION, EVENT, CONTROLLER,
-                    MANAGER, CRD, WEBHOOK, SHARDING, RBAC, "dev.operatorstarter")
+                    MANAGER, CRD, WEBHOOK, SHARDING, RBAC, DRAIN, "dev.operatorstarter")
             .because("a new package needs its place in the direction decided here first");
 
     /** Classes in {@code origin} use nothing of ours outside {@code origin} and {@code allowed}. */

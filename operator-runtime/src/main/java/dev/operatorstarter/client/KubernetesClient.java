@@ -9,7 +9,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
  * The entry point: typed clients for any model class, dynamic clients for any resource,
- * discovery, the raw REST client, and clientset-style shortcuts for the common groups.
+ * discovery, the raw REST client, and clientset-style shortcuts for every built-in group version
+ * ({@link Clientset}).
  *
  * <pre>{@code
  * try (KubernetesClient client = KubernetesClient.create(ClientConfig.load())) {
@@ -61,7 +62,35 @@ public interface KubernetesClient extends AutoCloseable {
         return () -> this;
     }
 
+    default Clientset.AdmissionregistrationV1 admissionregistrationV1() {
+        return () -> this;
+    }
+
+    default Clientset.ApiextensionsV1 apiextensionsV1() {
+        return () -> this;
+    }
+
+    default Clientset.ApiregistrationV1 apiregistrationV1() {
+        return () -> this;
+    }
+
     default Clientset.AppsV1 appsV1() {
+        return () -> this;
+    }
+
+    default Clientset.AuthenticationV1 authenticationV1() {
+        return () -> this;
+    }
+
+    default Clientset.AuthorizationV1 authorizationV1() {
+        return () -> this;
+    }
+
+    default Clientset.AutoscalingV1 autoscalingV1() {
+        return () -> this;
+    }
+
+    default Clientset.AutoscalingV2 autoscalingV2() {
         return () -> this;
     }
 
@@ -69,7 +98,15 @@ public interface KubernetesClient extends AutoCloseable {
         return () -> this;
     }
 
+    default Clientset.CertificatesV1 certificatesV1() {
+        return () -> this;
+    }
+
     default Clientset.CoordinationV1 coordinationV1() {
+        return () -> this;
+    }
+
+    default Clientset.DiscoveryV1 discoveryV1() {
         return () -> this;
     }
 
@@ -77,7 +114,7 @@ public interface KubernetesClient extends AutoCloseable {
         return () -> this;
     }
 
-    default Clientset.RbacV1 rbacV1() {
+    default Clientset.FlowcontrolV1 flowcontrolV1() {
         return () -> this;
     }
 
@@ -85,7 +122,31 @@ public interface KubernetesClient extends AutoCloseable {
         return () -> this;
     }
 
-    default Clientset.ApiextensionsV1 apiextensionsV1() {
+    default Clientset.NodeV1 nodeV1() {
+        return () -> this;
+    }
+
+    default Clientset.PolicyV1 policyV1() {
+        return () -> this;
+    }
+
+    default Clientset.RbacV1 rbacV1() {
+        return () -> this;
+    }
+
+    default Clientset.ResourceV1 resourceV1() {
+        return () -> this;
+    }
+
+    default Clientset.SchedulingV1 schedulingV1() {
+        return () -> this;
+    }
+
+    default Clientset.StorageV1 storageV1() {
+        return () -> this;
+    }
+
+    default Clientset.StoragemigrationV1 storagemigrationV1() {
         return () -> this;
     }
 

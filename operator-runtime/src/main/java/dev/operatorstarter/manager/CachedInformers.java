@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.HashMap;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -87,6 +88,16 @@ final class CachedInformers {
         }
         List<Lister> listers = informers.stream().map(informer -> (Lister) informer.lister()).toList();
         return Lister.union((List) listers);
+    }
+
+    /** @throws IllegalStateException when selectors were given for a resource no controller caches (a misspelt name) */
+    synchronized void requireSelectorsUsed() {
+        Set<String> cached = new TreeSet<>(full.keySet());
+        cached.addAll(metadata.keySet());
+        selectors.keySet().stream().filter(name -> !cached.contains(name)).sorted().findFirst().ifPresent(name -> {
+            throw new IllegalStateException("selectors were given for '" + name + "', which no controller of the "
+                    + "manager caches; the names are plural[.group]: " + (cached.isEmpty() ? "(none)" : String.join(", ", cached)));
+        });
     }
 
     private static String key(ResourceType<?> type) {

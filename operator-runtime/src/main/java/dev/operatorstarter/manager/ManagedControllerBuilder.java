@@ -257,10 +257,30 @@ public final class ManagedControllerBuilder<T extends HasMetadata> {
                 });
     }
 
+    /** Each resource cached in full or as metadata only, not both: two caches of one type would disagree. */
+    private void requireOneCacheEach() {
+        Map<String, List<ResourceType<?>>> full = new LinkedHashMap<>();
+        full.put("owns", owned);
+        full.put("watches", watches.stream().filter(w -> !w.metadata()).<ResourceType<?>>map(Mapped::type).toList());
+        Map<String, List<ResourceType<?>>> metadata = new LinkedHashMap<>();
+        metadata.put("ownsMetadata", ownedMetadata);
+        metadata.put("watchesMetadata", watches.stream().filter(Mapped::metadata).<ResourceType<?>>map(Mapped::type).toList());
+        full.forEach((fullMethod, fullTypes) -> metadata.forEach((metadataMethod, metadataTypes) -> {
+            for (ResourceType<?> each : metadataTypes) {
+                if (fullTypes.contains(each)) {
+                    throw new IllegalArgumentException("controller " + name + " has " + each.javaClass().getName()
+                            + " in both " + fullMethod + " and " + metadataMethod + "; keep it in one (" + metadataMethod
+                            + " caches only its metadata, " + fullMethod + " whole objects)");
+                }
+            }
+        }));
+    }
+
     /**
      * Builds the controller, which runs {@code handler}, and adds it to the manager.
      *
      * @throws IllegalStateException once the manager has started, or when this builder built before
+     * @throws IllegalArgumentException when a resource is both cached in full and as metadata only
      * @throws ExtensionRefusedException when the extension refuses the controller
      */
     public Controller<T> reconcile(ReconcileHandler<T> handler) {
@@ -269,6 +289,7 @@ public final class ManagedControllerBuilder<T extends HasMetadata> {
             throw new IllegalStateException("this builder built controller " + name + " already");
         }
         manager.requireIdle("add controller " + name);
+        requireOneCacheEach();
         built = true;
         SharedInformerFactory factory = manager.informers();
         List<InformerScope> primaryScopes = scopes(type, labelSelector);

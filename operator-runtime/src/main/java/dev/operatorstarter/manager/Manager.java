@@ -164,7 +164,7 @@ public final class Manager implements AutoCloseable {
      *
      * @throws ResourceNotServedException when the server does not serve a resource an informer needs ({@code FAIL})
      * @throws InformerSyncException when the caches do not sync within {@link ManagerOptions#cacheSyncTimeout()}
-     * @throws IllegalStateException when the manager started or closed before
+     * @throws IllegalStateException when the manager started or closed before, or selectors name a resource nothing caches
      */
     public void start() throws InterruptedException {
         begin();
@@ -197,6 +197,7 @@ public final class Manager implements AutoCloseable {
 
     private void begin() {
         synchronized (lock) {
+            cached.requireSelectorsUsed();
             state = ManagerState.next(state, new Event.Start(options.timeSource().nanoTime()));
             if (events != null) {
                 events.start();

@@ -76,8 +76,16 @@ public final class ManagerBuilder {
      * selector comes first for its primary, its owned label selector for owned types.
      */
     public ManagerBuilder selectors(Class<? extends HasMetadata> type, String labelSelector, String fieldSelector) {
-        selectors.put(ResourceType.of(type).groupVersionResource().groupResource(),
-                InformerScope.all().withLabelSelector(labelSelector).withFieldSelector(fieldSelector));
+        return selectors(ResourceType.of(type).groupVersionResource().groupResource(), labelSelector, fieldSelector);
+    }
+
+    /**
+     * As {@link #selectors(Class, String, String)}, for the resource named {@code resource}: its
+     * plural, and its group outside the core ({@code configmaps}, {@code deployments.apps}). The
+     * manager refuses to start when no controller caches a resource named here.
+     */
+    public ManagerBuilder selectors(String resource, String labelSelector, String fieldSelector) {
+        selectors.put(resource.strip(), InformerScope.all().withLabelSelector(labelSelector).withFieldSelector(fieldSelector));
         return this;
     }
 

@@ -154,4 +154,29 @@ class ManagedControllerBuilderTest {
         assertThatThrownBy(() -> manager.controller(ConfigMap.class).finalizer(" ", object -> { }))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("a finalizer needs a name");
     }
+
+    @Test
+    void aResourceIsCachedInFullOrAsMetadataNotBothAndARefusedControllerMakesNoInformer() {
+        assertThatThrownBy(() -> manager.controller(ConfigMap.class).owns(Secret.class)
+                .watchesMetadata(Secret.class, object -> List.of()).reconcile(request -> ReconcileResult.done()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("controller configmap has "
+                        + Secret.class.getName() + " in both owns and watchesMetadata; keep it in one (watchesMetadata "
+                        + "caches only its metadata, owns whole objects)");
+        assertThatThrownBy(() -> manager.controller(ConfigMap.class).watches(Secret.class, object -> List.of())
+                .ownsMetadata(Secret.class).reconcile(request -> ReconcileResult.done()))
+                .hasMessageContaining("in both watches and ownsMetadata");
+        assertThat(scopesOf("configmaps", false)).isEmpty();
+    }
+
+    @Test
+    void selectorsForAResourceNoControllerCachesKeepTheManagerFromStarting() {
+        try (Manager misspelt = Manager.builder(client).selectors("configmap", "app=web", "").build()) {
+            misspelt.controller(ConfigMap.class).reconcile(request -> ReconcileResult.done());
+
+            assertThatThrownBy(misspelt::start).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("selectors were given for 'configmap', which no controller of the manager caches; "
+                            + "the names are plural[.group]: configmaps");
+            assertThat(misspelt.isActive()).as("nothing started").isFalse();
+        }
+    }
 }

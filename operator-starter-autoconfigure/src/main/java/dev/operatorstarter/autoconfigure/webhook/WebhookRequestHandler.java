@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
@@ -57,6 +58,13 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
         this.time = time;
     }
 
+    /**
+     * How much of a body is read and dropped before an answer that does not need it (a 413, 404, 405
+     * or 415): a connection closed with unread bytes is reset, and the reset can destroy the answer.
+     * Tomcat's {@code maxSwallowSize} is the same size.
+     */
+    private static final long SWALLOW_BYTES = 2L * 1024 * 1024;
+
     /** The body was larger than the limit. */
     private static final class TooLarge extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -80,16 +88,18 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
         String path = request.fullPath();
         WebhookEndpoint endpoint = endpoints.get(path);
         if (endpoint == null) {
-            return plain(response, HttpResponseStatus.NOT_FOUND, "no webhook is served at " + path);
+            return dropBody(request, response).then(plain(response, HttpResponseStatus.NOT_FOUND,
+                    "no webhook is served at " + path));
         }
         if (!HttpMethod.POST.equals(request.method())) {
             response.header(HttpHeaderNames.ALLOW, "POST");
-            return plain(response, HttpResponseStatus.METHOD_NOT_ALLOWED, "webhooks take POST, not " + request.method());
+            return dropBody(request, response).then(plain(response, HttpResponseStatus.METHOD_NOT_ALLOWED,
+                    "webhooks take POST, not " + request.method()));
         }
         String contentType = request.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE, "");
         if (!contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
-            return plain(response, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
-                    "webhooks take application/json, not '" + contentType + "'");
+            return dropBody(request, response).then(plain(response, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
+                    "webhooks take application/json, not '" + contentType + "'"));
         }
         long started = time.nanoTime();
         metrics.started(path);
@@ -134,24 +144,60 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
         };
     }
 
+    /**
+     * Reads and drops the body of a request answered without it, up to {@link #SWALLOW_BYTES} within
+     * the body-read timeout; a longer or slower one is not read and its connection is closed.
+     */
+    private Mono<Void> dropBody(HttpServerRequest request, HttpServerResponse response) {
+        String length = request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
+        if (length != null && !(length.matches("[0-9]{1,18}") && Long.parseLong(length) <= SWALLOW_BYTES)) {
+            response.keepAlive(false);
+            return Mono.empty();
+        }
+        AtomicLong read = new AtomicLong();
+        return request.receive().doOnNext(chunk -> {
+            if (read.addAndGet(chunk.readableBytes()) > SWALLOW_BYTES) {
+                throw new TooLarge();
+            }
+        }).then().timeout(bodyReadTimeout).onErrorResume(e -> Mono.fromRunnable(() -> response.keepAlive(false)));
+    }
+
     private Mono<byte[]> body(HttpServerRequest request) {
         String length = request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
         if (length != null && length.matches("[0-9]{1,18}") && Long.parseLong(length) > maxRequestBytes) {
-            return Mono.error(new TooLarge());
+            // read and dropped before the 413, up to SWALLOW_BYTES past the limit
+            return Long.parseLong(length) - maxRequestBytes <= SWALLOW_BYTES
+                    ? request.receive().then(Mono.error(TooLarge::new)) : Mono.error(new TooLarge());
         }
         // sized for what is announced, up to 64 KB: a caller that announces megabytes and sends
         // nothing must not make the server hold them (the buffer grows as bytes arrive)
         int expected = length != null && length.matches("[0-9]{1,9}") ? Math.min(Integer.parseInt(length), 65_536) : 256;
-        return request.receive().asByteArray()
-                .reduce(new ByteArrayOutputStream(expected), (out, chunk) -> {
-                    if (out.size() + (long) chunk.length > maxRequestBytes) {
-                        throw new TooLarge();
-                    }
-                    out.writeBytes(chunk);
-                    return out;
-                })
-                .map(ByteArrayOutputStream::toByteArray)
-                .defaultIfEmpty(new byte[0]);
+        return request.receive().asByteArray().reduce(new Body(expected), Body::add).flatMap(Body::bytes);
+    }
+
+    /** A body as it arrives: kept up to the limit, then counted and dropped up to {@link #SWALLOW_BYTES} more. */
+    private final class Body {
+        private final ByteArrayOutputStream out;
+        private long size;
+
+        Body(int expected) {
+            this.out = new ByteArrayOutputStream(expected);
+        }
+
+        Body add(byte[] chunk) {
+            size += chunk.length;
+            if (size - maxRequestBytes > SWALLOW_BYTES) {
+                throw new TooLarge();
+            }
+            if (size <= maxRequestBytes) {
+                out.writeBytes(chunk);
+            }
+            return this;
+        }
+
+        Mono<byte[]> bytes() {
+            return size > maxRequestBytes ? Mono.error(new TooLarge()) : Mono.just(out.toByteArray());
+        }
     }
 
     private static Mono<Void> plain(HttpServerResponse response, HttpResponseStatus status, String message) {

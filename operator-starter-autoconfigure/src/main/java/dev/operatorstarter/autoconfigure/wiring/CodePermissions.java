@@ -102,9 +102,8 @@ public record CodePermissions(AccessRules reconcile, AccessRules sharded, List<S
         AccessRules reconcile = definitions.isEmpty() ? AccessRules.empty() : OperatorAccess.events();
         AccessRules sharded = AccessRules.empty();
         for (ReconcilerDefinition definition : definitions) {
-            reconcile = reconcile.and(definition.access());
-            sharded = sharded.and(OperatorAccess.sharded(definition.controllerName(), definition.resource(),
-                    definition.ownedResources()));
+            reconcile = reconcile.and(access(definition));
+            sharded = sharded.and(sharded(definition));
         }
         return new CodePermissions(reconcile, sharded, names, validating, mutating, List.copyOf(crds));
     }
@@ -131,6 +130,29 @@ public record CodePermissions(AccessRules reconcile, AccessRules sharded, List<S
     private static AccessRule injection(String resource, List<String> names) {
         return new AccessRule("admissionregistration.k8s.io", resource, names, List.of("get", "update"), true,
                 List.of("the caBundle of the webhook configuration"));
+    }
+
+    /**
+     * What {@code definition}'s controller needs where it reconciles: its caches and writes
+     * ({@link OperatorAccess#controller}) and its {@code @Permission}s.
+     */
+    static AccessRules access(ReconcilerDefinition definition) {
+        List<Class<? extends HasMetadata>> watching = new ArrayList<>(definition.watched().values());
+        definition.watchedMetadata().values().stream().filter(type -> !watching.contains(type)).forEach(watching::add);
+        return OperatorAccess.controller(definition.controllerName(), definition.resource(),
+                definition.annotation().finalizer(), owned(definition), watching).and(definition.declared());
+    }
+
+    /** What sharding {@code definition}'s controller needs: the shard label patches ({@link OperatorAccess#sharded}). */
+    static AccessRules sharded(ReconcilerDefinition definition) {
+        return OperatorAccess.sharded(definition.controllerName(), definition.resource(), owned(definition));
+    }
+
+    /** Every resource {@code definition} owns, cached in full or as metadata only: metadata-only ones first. */
+    private static List<Class<? extends HasMetadata>> owned(ReconcilerDefinition definition) {
+        List<Class<? extends HasMetadata>> all = new ArrayList<>(definition.ownedMetadata());
+        definition.owned().stream().filter(type -> !all.contains(type)).forEach(all::add);
+        return all;
     }
 
     private static String crdName(Class<? extends HasMetadata> type) {

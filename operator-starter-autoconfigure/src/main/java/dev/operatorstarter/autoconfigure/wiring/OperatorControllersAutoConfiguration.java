@@ -22,8 +22,6 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.availability.AvailabilityChangeEvent;
-import org.springframework.boot.availability.LivenessState;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -48,11 +46,11 @@ public final class OperatorControllersAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ReconcilerControllers reconcilerControllers(ConfigurableListableBeanFactory beanFactory, Manager manager,
-            ReconcilerDefinitions definitions, ReconcilerScopes scopes, OperatorProperties properties,
+            ReconcilerDefinitions definitions, OperatorProperties properties,
             ObjectProvider<OperatorMetrics> metrics, ObjectProvider<ObservationRegistry> observations,
             Environment environment, ObjectProvider<ControllerCustomizer> customizers,
             ObjectProvider<Sharding> sharding, ObjectProvider<ShardSettings> ring) {
-        return new ReconcilerControllers(beanFactory, manager, definitions.all(), scopes,
+        return new ReconcilerControllers(beanFactory, manager, definitions.all(),
                 new ReconcilerControllers.Settings(properties, OperatorMetrics.of(metrics),
                         observations.getIfUnique(() -> ObservationRegistry.NOOP), workerThreads(environment),
                         customizers.orderedStream().toList()),
@@ -81,7 +79,7 @@ public final class OperatorControllersAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     Manager operatorManager(KubernetesClient client, SharedInformerFactory informers,
-            ObjectProvider<EventBroadcaster> events, ReconcilerScopes scopes, OperatorProperties properties,
+            ObjectProvider<EventBroadcaster> events, OperatorProperties properties,
             ConfigurableApplicationContext context, ObjectProvider<LeaseSettings> lease,
             ObjectProvider<OperatorMetrics> metrics, ObjectProvider<LeaderElectionCustomizer> customizers,
             ObjectProvider<Sharding> sharding) {
@@ -101,24 +99,13 @@ public final class OperatorControllersAutoConfiguration {
                         return config;
                     });
             if (election.onLost() == OperatorProperties.OnLost.SHUTDOWN) {
-                manager.onLostLeadership(shutdown(context, "operator-shutdown-after-lost-lease"));
+                manager.onLostLeadership(OperatorLifecycle.shutdown(context, "operator-shutdown-after-lost-lease"));
             }
         });
         sharding.ifAvailable(manager::plugin);
-        scopes.selectors(manager);
+        properties.informers().resources().forEach((resource, cache) -> manager.selectors(resource,
+                cache.labelSelector(), cache.fieldSelector()));
         return manager.build();
-    }
-
-    /**
-     * What ends a replica that must not go on: liveness BROKEN (a probe restarts the pod), and the
-     * context closed on a thread of its own ({@code name}), as controller-runtime exits.
-     */
-    static Runnable shutdown(ConfigurableApplicationContext context, String name) {
-        return () -> {
-            AvailabilityChangeEvent.publish(context, LivenessState.BROKEN);
-            Thread closer = new Thread(context::close, name);
-            closer.start();
-        };
     }
 
     @Bean

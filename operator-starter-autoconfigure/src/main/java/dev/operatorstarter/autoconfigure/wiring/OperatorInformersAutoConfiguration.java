@@ -9,10 +9,12 @@ import dev.operatorstarter.cache.ReaderOptions;
 import dev.operatorstarter.cache.SharedInformerFactory;
 import dev.operatorstarter.cache.Transforms;
 import dev.operatorstarter.client.KubernetesClient;
+import dev.operatorstarter.client.ResourceType;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -22,9 +24,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * The informers: the {@link ReconcilerRegistrar} that finds the {@code @Reconciler} beans and
  * registers a controller and listers for each, the {@link SharedInformerFactory} (shaped by
- * {@code operator.informers.*} and every {@link InformerCustomizer}), the reconcilers' scopes
- * ({@link ReconcilerScopes}), and the {@link ObjectReader} over them
- * ({@code operator.reader.*}).
+ * {@code operator.informers.*} and every {@link InformerCustomizer}), and the {@link ObjectReader}
+ * over them ({@code operator.reader.*}).
  */
 @AutoConfiguration(after = { OperatorClientAutoConfiguration.class, OperatorMetricsAutoConfiguration.class })
 @ConditionalOnBooleanProperty(name = "operator.enabled", matchIfMissing = true)
@@ -65,18 +66,20 @@ public final class OperatorInformersAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    ObjectReader objectReader(SharedInformerFactory factory, ReconcilerScopes scopes,
+    ObjectReader objectReader(SharedInformerFactory factory, ReconcilerDefinitions definitions,
             OperatorProperties properties, ObjectProvider<OperatorMetrics> metrics) {
         ReaderOptions.Builder options = ReaderOptions.builder().metrics(OperatorMetrics.of(metrics).reads());
-        scopes.uncached(properties.reader().uncached()).forEach(options::uncached);
+        Set<String> cached = new TreeSet<>(); // only what a reconciler caches in full is read from a cache at all
+        definitions.all().forEach(definition -> definition.informedResources()
+                .forEach(type -> cached.add(ResourceType.of(type).groupVersionResource().groupResource())));
+        for (String name : properties.reader().uncached()) {
+            if (!cached.contains(name.strip())) {
+                throw new IllegalStateException("operator.reader.uncached names '" + name.strip() + "', which no "
+                        + "reconciler caches in full (its reads go to the API server anyway); the names are "
+                        + "plural[.group]: " + (cached.isEmpty() ? "(none)" : String.join(", ", cached)));
+            }
+            options.uncached(name.strip());
+        }
         return ObjectReader.of(factory, options.build());
-    }
-
-    /** The scopes of {@code @Reconciler} and {@code operator.informers.*}, resolved, for the controller builder. */
-    @Bean
-    @ConditionalOnMissingBean
-    ReconcilerScopes operatorReconcilerScopes(OperatorProperties properties, ReconcilerDefinitions definitions,
-            ConfigurableListableBeanFactory beanFactory) {
-        return new ReconcilerScopes(properties.informers(), definitions.all(), beanFactory::resolveEmbeddedValue);
     }
 }

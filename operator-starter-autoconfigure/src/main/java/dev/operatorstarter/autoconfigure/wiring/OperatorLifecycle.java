@@ -3,6 +3,9 @@ package dev.operatorstarter.autoconfigure.wiring;
 import dev.operatorstarter.autoconfigure.OperatorProperties;
 import dev.operatorstarter.manager.Manager;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.LivenessState;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -81,5 +84,17 @@ final class OperatorLifecycle implements SmartLifecycle {
     @Override
     public boolean isPauseable() {
         return false;
+    }
+
+    /**
+     * What ends a replica that must not go on: liveness BROKEN (a probe restarts the pod), and the
+     * context closed on a thread of its own ({@code name}), as controller-runtime exits.
+     */
+    static Runnable shutdown(ConfigurableApplicationContext context, String name) {
+        return () -> {
+            AvailabilityChangeEvent.publish(context, LivenessState.BROKEN);
+            Thread closer = new Thread(context::close, name);
+            closer.start();
+        };
     }
 }

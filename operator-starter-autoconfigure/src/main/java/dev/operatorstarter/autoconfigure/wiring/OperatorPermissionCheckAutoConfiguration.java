@@ -9,6 +9,7 @@ import dev.operatorstarter.rbac.OperatorAccess;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -36,21 +37,21 @@ public final class OperatorPermissionCheckAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "operator.permission-check.enabled", matchIfMissing = true)
     @ConditionalOnMissingBean
     PermissionCheck operatorPermissionCheck(KubernetesClient client, ReconcilerDefinitions definitions,
-            ReconcilerScopes scopes, OperatorProperties properties, ObjectProvider<EventBroadcaster> events,
+            ConfigurableListableBeanFactory beanFactory, OperatorProperties properties, ObjectProvider<EventBroadcaster> events,
             ObjectProvider<LeaseSettings> lease, ObjectProvider<ShardSettings> ring) {
         Map<String, AccessRules> needs = new LinkedHashMap<>();
         ShardSettings shards = ring.getIfAvailable();
         boolean recording = events.getIfAvailable() != null;
         for (ReconcilerDefinition definition : definitions.all()) {
-            AccessRules rules = definition.access();
+            AccessRules rules = CodePermissions.access(definition);
             if (recording) {
                 rules = rules.and(OperatorAccess.events());
             }
             if (shards != null && shards.shards(definition.controllerName())) {
-                rules = rules.and(OperatorAccess.sharded(definition.controllerName(), definition.resource(),
-                        definition.ownedResources()));
+                rules = rules.and(CodePermissions.sharded(definition));
             }
-            for (String namespace : scopes.watchedNamespaces(definition)) {
+            for (String namespace : ReconcilerControllers.namespaces(definition, properties.informers(),
+                    beanFactory::resolveEmbeddedValue)) {
                 needs.merge(namespace, rules, AccessRules::and);
             }
         }

@@ -67,7 +67,7 @@ public final class OperatorShardingAutoConfiguration {
             throw invalid(settings, e);
         }
         return Sharding.builder(client, informers, built)
-                .onTainted(OperatorControllersAutoConfiguration.shutdown(context, "operator-shutdown-after-taken-member"))
+                .onTainted(OperatorLifecycle.shutdown(context, "operator-shutdown-after-taken-member"))
                 .build();
     }
 

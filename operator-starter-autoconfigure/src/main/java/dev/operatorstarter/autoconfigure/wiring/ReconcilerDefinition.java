@@ -4,6 +4,7 @@ import dev.operatorstarter.autoconfigure.InvalidReconcilerException;
 import dev.operatorstarter.autoconfigure.MetadataRequestMapper;
 import dev.operatorstarter.autoconfigure.Reconciler;
 import dev.operatorstarter.autoconfigure.RequestMapper;
+import dev.operatorstarter.controller.Cleaner;
 import dev.operatorstarter.controller.ReconcileHandler;
 import dev.operatorstarter.rbac.AccessRules;
 import dev.operatorstarter.rbac.OperatorAccess;
@@ -70,6 +71,12 @@ record ReconcilerDefinition(String beanName, Reconciler annotation, Class<? exte
                     "implement ReconcileHandler<" + wanted + ">" + (factoryMethod ? " (a @Bean method: return "
                             + "ReconcileHandler<" + wanted + ">)" : ""));
         }
+        if (!annotation.finalizer().isEmpty() && beanClass != null && !Cleaner.class.isAssignableFrom(beanClass)) {
+            throw new InvalidReconcilerException(beanName, beanType.toString(), "has @Reconciler(finalizer = \""
+                    + annotation.finalizer() + "\") and so needs the bean to implement " + Cleaner.class.getName()
+                    + ", which removes what the finalizer protects", "implement Cleaner" + (factoryMethod
+                            ? " (a @Bean method: declare a return type that implements it)" : ""));
+        }
         if (resource == HasMetadata.class) {
             Class<?> inferred = beanType.as(ReconcileHandler.class).resolveGeneric(0);
             if (inferred == null || !HasMetadata.class.isAssignableFrom(inferred) || inferred == HasMetadata.class) {
@@ -83,21 +90,6 @@ record ReconcilerDefinition(String beanName, Reconciler annotation, Class<? exte
                 RequestMapper.class);
         Map<Class<?>, Class<? extends HasMetadata>> watchedMetadata = mapped(beanName, annotation.watchesMetadata(),
                 MetadataRequestMapper.class);
-        Map<String, List<Class<? extends HasMetadata>>> full = new LinkedHashMap<>();
-        full.put("owns", Arrays.asList(annotation.owns()));
-        full.put("watches", List.copyOf(watched.values()));
-        Map<String, List<Class<? extends HasMetadata>>> metadata = new LinkedHashMap<>();
-        metadata.put("ownsMetadata", Arrays.asList(annotation.ownsMetadata()));
-        metadata.put("watchesMetadata", List.copyOf(watchedMetadata.values()));
-        full.forEach((fullAttribute, fullTypes) -> metadata.forEach((metadataAttribute, metadataTypes) -> {
-            for (Class<? extends HasMetadata> type : metadataTypes) {
-                if (fullTypes.contains(type)) {
-                    throw new InvalidReconcilerException(beanName, "", "has " + type.getName() + " in both "
-                            + fullAttribute + " and " + metadataAttribute, "keep it in one (" + metadataAttribute
-                            + " caches only its metadata, " + fullAttribute + " whole objects)");
-                }
-            }
-        }));
         AccessRules declared;
         try {
             declared = OperatorAccess.declared(declaredOn);
@@ -133,13 +125,6 @@ record ReconcilerDefinition(String beanName, Reconciler annotation, Class<? exte
         return annotation.name().isEmpty() ? HasMetadata.getKind(resource).toLowerCase(Locale.ROOT) : annotation.name();
     }
 
-    /** Every resource this reconciler owns, cached in full or as metadata only: metadata-only ones first. */
-    List<Class<? extends HasMetadata>> ownedResources() {
-        List<Class<? extends HasMetadata>> all = new ArrayList<>(ownedMetadata);
-        owned.stream().filter(type -> !all.contains(type)).forEach(all::add);
-        return all;
-    }
-
     /** Every resource this reconciler informs on with full objects, the primary first. */
     List<Class<? extends HasMetadata>> informedResources() {
         List<Class<? extends HasMetadata>> all = new ArrayList<>();
@@ -147,17 +132,6 @@ record ReconcilerDefinition(String beanName, Reconciler annotation, Class<? exte
         owned.stream().filter(type -> !all.contains(type)).forEach(all::add);
         watched.values().stream().filter(type -> !all.contains(type)).forEach(all::add);
         return all;
-    }
-
-    /**
-     * What this controller needs where it reconciles: its caches and writes
-     * ({@link OperatorAccess#controller}) and its {@code @Permission}s.
-     */
-    AccessRules access() {
-        List<Class<? extends HasMetadata>> watching = new ArrayList<>(watched.values());
-        watchedMetadata.values().stream().filter(type -> !watching.contains(type)).forEach(watching::add);
-        return OperatorAccess.controller(controllerName(), resource, annotation.finalizer(), ownedResources(), watching)
-                .and(declared);
     }
 
     /** Every resource this reconciler informs on as metadata only, owned ones first. */

@@ -12,7 +12,6 @@ import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +54,9 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
     /** The bean holding the {@link ReconcilerDefinition}s found. */
     static final String DEFINITIONS_BEAN = "operatorReconcilerDefinitions";
 
+    /** The attribute marking the metadata listers made here, with their resource. */
+    private static final String METADATA_LISTER = "operator.metadataLister";
+
     private Environment environment = new StandardEnvironment();
     private ResourceLoader resourceLoader = new DefaultResourceLoader();
 
@@ -74,42 +76,52 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
             throw new IllegalStateException("@Reconciler beans need a bean factory that accepts bean definitions");
         }
         List<ReconcilerDefinition> definitions = new ArrayList<>();
+        Map<String, String> controllerNames = new HashMap<>();
+        Set<Class<? extends HasMetadata>> full = new LinkedHashSet<>();
+        Set<Class<? extends HasMetadata>> metadata = new LinkedHashSet<>();
         for (String beanName : beanFactory.getBeanDefinitionNames()) {
             // allowFactoryBeanInit=false: a post-processor must not create beans before their time
             Reconciler annotation = beanFactory.findAnnotationOnBean(beanName, Reconciler.class, false);
-            if (annotation != null) {
-                definitions.add(define(beanFactory, beanName, annotation));
+            if (annotation == null) {
+                continue;
             }
+            ReconcilerDefinition definition = define(beanFactory, beanName, annotation);
+            String earlier = controllerNames.putIfAbsent(definition.controllerName(), beanName);
+            if (earlier != null) {
+                throw new BeanDefinitionStoreException("@Reconciler beans '" + earlier + "' and '" + beanName
+                        + "' both name their controller '" + definition.controllerName() + "' (metrics and logs need "
+                        + "unique names); set @Reconciler(name = ...) on one of them");
+            }
+            definitions.add(definition);
+            full.addAll(definition.informedResources());
+            metadata.addAll(definition.metadataResources());
         }
-        checkUniqueNames(definitions);
         new OverlookedReconcilers(beanFactory, definitions).report(environment, resourceLoader);
-        Set<Class<? extends HasMetadata>> listers = new LinkedHashSet<>();
-        Set<Class<? extends HasMetadata>> metadataListers = new LinkedHashSet<>();
-        Map<String, String> controllerBeans = new LinkedHashMap<>();
         for (ReconcilerDefinition definition : definitions) {
-            String name = unusedName(registry, definition.beanName() + "Controller", definition.beanName() + ".controller");
-            registry.registerBeanDefinition(name, controllerBean(definition));
-            controllerBeans.put(definition.beanName(), name);
-            listers.addAll(definition.informedResources());
-            metadataListers.addAll(definition.metadataResources());
+            RootBeanDefinition controller = bean(Controller.class, definition.resource(), registered -> registered
+                    .getBeanFactory().getBean(ReconcilerControllers.class).controller(definition.beanName()));
+            controller.setDependsOn(definition.beanName());
+            controller.setLazyInit(false); // builds the reconciler bean at start-up, even with lazy initialization
+            register(registry, definition.beanName() + "Controller", definition.beanName() + ".controller", controller);
         }
-        registry.registerBeanDefinition(DEFINITIONS_BEAN, definitionsBean(definitions, controllerBeans));
-        for (Class<? extends HasMetadata> type : listers) {
-            ResolvableType listerType = ResolvableType.forClassWithGenerics(Lister.class, type);
-            if (beanFactory.getBeanNamesForType(listerType, true, false).length == 0) {
-                registry.registerBeanDefinition(unusedName(registry, beanName(type, "Lister"), type.getName() + ".lister"),
-                        listerBean(listerType, new ListerSupplier(type)));
+        ReconcilerDefinitions all = new ReconcilerDefinitions(definitions);
+        registry.registerBeanDefinition(DEFINITIONS_BEAN, new RootBeanDefinition(ReconcilerDefinitions.class, () -> all));
+        for (Class<? extends HasMetadata> type : full) {
+            if (beanFactory.getBeanNamesForType(ResolvableType.forClassWithGenerics(Lister.class, type), true, false)
+                    .length == 0) {
+                register(registry, beanName(type, "Lister"), type.getName() + ".lister", bean(Lister.class, type,
+                        registered -> registered.getBeanFactory().getBean(Manager.class).lister(type)));
             }
         }
-        ResolvableType metadataListerType = ResolvableType.forClassWithGenerics(Lister.class,
-                PartialObjectMetadata.class);
-        for (Class<? extends HasMetadata> type : metadataListers) {
-            String name = beanName(type, "MetadataLister");
-            if (isMetadataLister(registry, name)) { // made for another resource of the same simple name
-                name = type.getName() + ".metadataLister";
-            }
-            if (!registry.containsBeanDefinition(name)) {
-                registry.registerBeanDefinition(name, listerBean(metadataListerType, new MetadataListerSupplier(type)));
+        for (Class<? extends HasMetadata> type : metadata) {
+            String name = beanName(type, "MetadataLister"); // another resource's of the same simple name: the fallback
+            name = registry.containsBeanDefinition(name) && registry.getBeanDefinition(name).hasAttribute(METADATA_LISTER)
+                    ? type.getName() + ".metadataLister" : name;
+            if (!registry.containsBeanDefinition(name)) { // else the application's
+                RootBeanDefinition lister = bean(Lister.class, PartialObjectMetadata.class,
+                        registered -> registered.getBeanFactory().getBean(Manager.class).metadataLister(type));
+                lister.setAttribute(METADATA_LISTER, type);
+                registry.registerBeanDefinition(name, lister);
             }
         }
     }
@@ -125,58 +137,21 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
                 declaredOn);
     }
 
-    private static void checkUniqueNames(List<ReconcilerDefinition> definitions) {
-        Map<String, String> seen = new HashMap<>();
-        for (ReconcilerDefinition definition : definitions) {
-            String earlier = seen.putIfAbsent(definition.controllerName(), definition.beanName());
-            if (earlier != null) {
-                throw new BeanDefinitionStoreException("@Reconciler beans '" + earlier + "' and '"
-                        + definition.beanName() + "' both name their controller '" + definition.controllerName()
-                        + "' (metrics and logs need unique names); set @Reconciler(name = ...) on one of them");
-            }
-        }
-    }
-
-    private static RootBeanDefinition definitionsBean(List<ReconcilerDefinition> definitions,
-            Map<String, String> controllerBeans) {
-        ReconcilerDefinitions all = new ReconcilerDefinitions(definitions, controllerBeans);
-        RootBeanDefinition bean = new RootBeanDefinition(ReconcilerDefinitions.class, () -> all);
-        bean.setRole(RootBeanDefinition.ROLE_INFRASTRUCTURE);
-        return bean;
-    }
-
-    private static RootBeanDefinition controllerBean(ReconcilerDefinition definition) {
-        RootBeanDefinition bean = new RootBeanDefinition(Controller.class);
-        bean.setTargetType(ResolvableType.forClassWithGenerics(Controller.class, definition.resource()));
-        bean.setDependsOn(definition.beanName());
-        bean.setLazyInit(false);
-        bean.setInstanceSupplier(new ControllerSupplier(definition));
-        return bean;
-    }
-
-    private static RootBeanDefinition listerBean(ResolvableType listerType, InstanceSupplier<?> supplier) {
-        RootBeanDefinition bean = new RootBeanDefinition(Lister.class);
-        bean.setTargetType(listerType);
+    /** A bean of type {@code raw<generic>} that {@code supplier} makes (listers look their caches up at each read). */
+    private static RootBeanDefinition bean(Class<?> raw, Class<?> generic, InstanceSupplier<?> supplier) {
+        RootBeanDefinition bean = new RootBeanDefinition(raw);
+        bean.setTargetType(ResolvableType.forClassWithGenerics(raw, generic));
         bean.setInstanceSupplier(supplier);
         return bean;
     }
 
-    /** {@code preferred}, unless a bean of that name exists (two resources of one simple name, a user bean). */
-    private static String unusedName(BeanDefinitionRegistry registry, String preferred, String fallback) {
-        if (!registry.containsBeanDefinition(preferred)) {
-            return preferred;
+    /** Registers {@code bean} as {@code preferred}, unless a bean of that name exists (a user's, or one of another resource of the same simple name). */
+    private static void register(BeanDefinitionRegistry registry, String preferred, String fallback, RootBeanDefinition bean) {
+        if (registry.containsBeanDefinition(preferred) && registry.containsBeanDefinition(fallback)) {
+            throw new BeanDefinitionStoreException("cannot name a bean of the operator: both '" + preferred + "' and '"
+                    + fallback + "' exist already");
         }
-        if (!registry.containsBeanDefinition(fallback)) {
-            return fallback;
-        }
-        throw new BeanDefinitionStoreException("cannot name a bean of the operator: both '" + preferred + "' and '"
-                + fallback + "' exist already");
-    }
-
-    /** Whether {@code name} is a metadata lister this registrar has made. */
-    private static boolean isMetadataLister(BeanDefinitionRegistry registry, String name) {
-        return registry.containsBeanDefinition(name) && registry.getBeanDefinition(name) instanceof RootBeanDefinition bean
-                && bean.getInstanceSupplier() instanceof MetadataListerSupplier;
+        registry.registerBeanDefinition(registry.containsBeanDefinition(preferred) ? fallback : preferred, bean);
     }
 
     /** {@code configMapLister} for {@code (ConfigMap.class, "Lister")}. */
@@ -185,43 +160,11 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
         return Character.toLowerCase(simple.charAt(0)) + simple.substring(1) + suffix;
     }
 
-    /** Builds a reconciler's controller when the bean is created. */
-    private record ControllerSupplier(ReconcilerDefinition definition) implements InstanceSupplier<Controller<?>> {
-        @Override
-        public Controller<?> get(RegisteredBean registeredBean) {
-            ReconcilerControllers.requireCleaner(definition, registeredBean.getBeanFactory().getBean(definition.beanName()));
-            return registeredBean.getBeanFactory().getBean(ReconcilerControllers.class).controller(definition.beanName());
-        }
-    }
-
-    /** Makes the lister of one resource when the bean is created. */
-    private record ListerSupplier(Class<? extends HasMetadata> type) implements InstanceSupplier<Lister<?>> {
-        @Override
-        public Lister<?> get(RegisteredBean registeredBean) {
-            return registeredBean.getBeanFactory().getBean(Manager.class).lister(type); // looks its caches up at each read
-        }
-    }
-
-    /** Makes the metadata lister of one resource when the bean is created. */
-    private record MetadataListerSupplier(Class<? extends HasMetadata> type)
-            implements InstanceSupplier<Lister<PartialObjectMetadata>> {
-        @Override
-        public Lister<PartialObjectMetadata> get(RegisteredBean registeredBean) {
-            return registeredBean.getBeanFactory().getBean(Manager.class).metadataLister(type);
-        }
-    }
-
-    /**
-     * The definitions found, as a bean.
-     *
-     * @param all the reconcilers
-     * @param controllerBeans reconciler bean name → the name of its controller's bean
-     */
-    record ReconcilerDefinitions(List<ReconcilerDefinition> all, Map<String, String> controllerBeans) {
+    /** The definitions found, as a bean. */
+    record ReconcilerDefinitions(List<ReconcilerDefinition> all) {
 
         ReconcilerDefinitions {
             all = List.copyOf(all);
-            controllerBeans = Map.copyOf(controllerBeans);
         }
     }
 }

@@ -65,7 +65,6 @@ import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.beans.factory.BeanDefinitionStoreException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -435,14 +434,14 @@ class OperatorAutoConfigurationTest {
         runner().withUserConfiguration(MetadataOwnerConfiguration.class)
                 .withPropertyValues("operator.informers.resources.secret.label-selector=app=web")
                 .run(context -> assertThat(context.getStartupFailure()).rootCause()
-                        .hasMessageContaining("operator.informers.resources[secret] names no resource")
+                        .hasMessageContaining("selectors were given for 'secret', which no controller of the manager caches")
                         .hasMessageContaining("configmaps, secrets"));
     }
 
     @Test
     void aFinalizerNeedsACleaner() {
         runner().withUserConfiguration(FinalizerWithoutCleanerConfiguration.class).run(context -> assertThat(context
-                .getStartupFailure()).rootCause().isInstanceOf(BeanCreationException.class)
+                .getStartupFailure()).isInstanceOf(InvalidReconcilerException.class)
                 .hasMessageContaining("needs the bean to implement " + Cleaner.class.getName()));
     }
 

@@ -1,5 +1,6 @@
 package dev.operatorstarter.client.pod;
 
+import dev.operatorstarter.client.config.RedactedUri;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.KubernetesClientException;
 import dev.operatorstarter.client.rest.Request;
@@ -112,9 +113,11 @@ final class RestPodStreams implements PodStreams {
 
     /**
      * Opens the WebSocket within the client's request timeout; a refusal is rethrown as the same
-     * kind of {@link ApiException}, named by {@code what} instead of the URL (which holds the command).
+     * kind of {@link ApiException}, and a transport failure as a {@link KubernetesClientException},
+     * each named by {@code what} instead of the URL (which holds the command).
      */
     private static WebSocket connect(Request request, String what, String... protocols) {
+        String url = "GET " + new RedactedUri(request.uri());
         try {
             WebSocket socket = request.webSocket(protocols).block();
             if (socket == null) {
@@ -124,7 +127,9 @@ final class RestPodStreams implements PodStreams {
         } catch (ApiException e) {
             throw ApiException.fromStatus(e.status(), what);
         } catch (KubernetesClientException e) {
-            throw e;
+            String message = String.valueOf(e.getMessage());
+            throw new KubernetesClientException(message.contains(url) ? message.replace(url, what)
+                    : what + " failed: " + message, e.getCause() == null ? e : e.getCause());
         } catch (RuntimeException e) {
             Throwable cause = Exceptions.unwrap(e);
             throw new KubernetesClientException(what + " failed: " + cause.getMessage(), cause);

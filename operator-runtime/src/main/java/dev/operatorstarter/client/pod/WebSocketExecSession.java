@@ -116,7 +116,8 @@ final class WebSocketExecSession implements ExecSession {
             }
         } else {
             // ended() runs on an I/O thread: wait for the close code without blocking
-            socket.closeCode().timeout(CLOSE_CODE_WAIT, Mono.just(1006)).onErrorReturn(1006).subscribe(code -> {
+            socket.closeCode().timeout(CLOSE_CODE_WAIT, Mono.just(1006)).defaultIfEmpty(1006).onErrorReturn(1006)
+                    .subscribe(code -> {
                 if (code == 1000) {
                     exitCode.complete(0);
                 } else {

@@ -40,7 +40,8 @@ final class NettyWebSocket implements WebSocket {
         Channel[] holder = new Channel[1];
         inbound.withConnection(connection -> holder[0] = connection.channel());
         this.channel = holder[0];
-        this.closeCode = inbound.receiveCloseStatus().map(status -> status.code()).cache();
+        // empty when the connection ended without a close message
+        this.closeCode = inbound.receiveCloseStatus().map(status -> status.code()).defaultIfEmpty(1006).cache();
         this.closeCode.subscribe(code -> { }, error -> { }); // watched from the start: it is emitted once
     }
 

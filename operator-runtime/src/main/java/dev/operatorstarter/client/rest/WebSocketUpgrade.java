@@ -1,6 +1,5 @@
 package dev.operatorstarter.client.rest;
 
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.websocketx.WebSocketClientHandshakeException;
 import java.util.List;
@@ -14,7 +13,8 @@ import reactor.netty.http.client.WebsocketClientSpec;
 /**
  * The WebSocket handshake: an HTTP/1.1 upgrade with the request's URL, the credentials and the
  * offered subprotocols. A refusal (any answer but 101) becomes the {@link ApiException} of the
- * server's {@code Status}, as for any other request.
+ * server's {@code Status}, as for any other request: Netty's handshake error keeps the status and
+ * headers only, so {@link RefusalBody} keeps the body of a refusal on its way in.
  */
 final class WebSocketUpgrade {
 
@@ -27,9 +27,11 @@ final class WebSocketUpgrade {
     static Mono<WebSocket> open(HttpClient http, HttpTransport.RequestSpec spec, List<String> subprotocols,
             Optional<String> authorization, ClientOptions options) {
         return Mono.create(sink -> {
+            RefusalBody refusalBody = new RefusalBody();
             WebsocketClientSpec socket = WebsocketClientSpec.builder().protocols(String.join(",", subprotocols))
                     .maxFramePayloadLength(MAX_MESSAGE_BYTES).handlePing(false).compress(false).build();
-            Disposable connection = http.headers(headers -> {
+            Disposable connection = http.doOnConnected(opened -> opened.addHandlerLast(RefusalBody.NAME, refusalBody))
+                    .headers(headers -> {
                         headers.set(HttpHeaders.USER_AGENT, options.userAgent());
                         authorization.ifPresent(value -> headers.set(HttpHeaders.AUTHORIZATION, value));
                     })
@@ -41,26 +43,22 @@ final class WebSocketUpgrade {
                         sink.success(opened);
                         return opened.lifetime();
                     })
-                    .subscribe(null, error -> sink.error(refusal(error, spec)));
+                    .subscribe(null, error -> sink.error(refusal(error, spec, subprotocols, refusalBody.bytes())));
             sink.onCancel(connection);
         });
     }
 
     /** The handshake's refusal as the server's Status, or {@code error} itself. */
-    private static Throwable refusal(Throwable error, HttpTransport.RequestSpec spec) {
+    private static Throwable refusal(Throwable error, HttpTransport.RequestSpec spec, List<String> subprotocols,
+            byte[] body) {
         if (!(error instanceof WebSocketClientHandshakeException handshake) || handshake.response() == null) {
             return error;
         }
         HttpResponse response = handshake.response();
         int code = response.status().code();
         if (code == 101) {
-            return new KubernetesClientException(spec.describe() + " failed: the server switched protocols but "
-                    + handshake.getMessage(), error);
-        }
-        byte[] body = new byte[0];
-        if (response instanceof FullHttpResponse full && full.content().refCnt() > 0) {
-            body = new byte[full.content().readableBytes()];
-            full.content().getBytes(full.content().readerIndex(), body);
+            return new KubernetesClientException(spec.describe() + " failed: the server chose no subprotocol of "
+                    + String.join(", ", subprotocols) + " (" + handshake.getMessage() + ")", error);
         }
         HttpHeaders headers = new HttpHeaders();
         response.headers().forEach(header -> headers.add(header.getKey(), header.getValue()));

@@ -21,7 +21,7 @@ case "$what" in
       printf 'module dev.operatorstarter/operator-starter-test/kubernetes\n\n'
       sed -n 's/^go \(.*\)/go \1/p' "$mod" | head -n 1
       printf '\nrequire k8s.io/kubernetes %s\n\n' "$version"
-      printf 'tool (\n\tk8s.io/kubernetes/cmd/kube-apiserver\n\tk8s.io/kubernetes/cmd/kube-controller-manager\n)\n\n'
+      printf 'tool (\n\tk8s.io/kubernetes/cmd/kube-apiserver\n\tk8s.io/kubernetes/cmd/kube-controller-manager\n\tk8s.io/kubernetes/cmd/kube-scheduler\n)\n\n'
       printf 'replace (\n'
       grep -E '=> \./staging/src/' "$mod" | awk -v v="$staging" '{print "\t" $1 " => " $1 " " v}'
       printf ')\n'

@@ -48,6 +48,19 @@ final class ClusterAccess {
         return KubernetesApi.of(connection.server(), connection.sslContext(), connection.bearerToken());
     }
 
+    /** The names of the nodes whose Ready condition is True, in the server's order. */
+    static List<String> readyNodes(ClusterConnection connection) {
+        List<String> names = new ArrayList<>();
+        for (JsonNode node : api(connection).get("/api/v1/nodes").orThrow("listing nodes").path("items")) {
+            for (JsonNode condition : node.path("status").path("conditions")) {
+                if ("Ready".equals(condition.path("type").asString("")) && "True".equals(condition.path("status").asString(""))) {
+                    names.add(node.path("metadata").path("name").asString());
+                }
+            }
+        }
+        return List.copyOf(names);
+    }
+
     /** The server's {@code gitVersion}. */
     String serverVersion() {
         return api.get("/version").orThrow("GET /version").path("gitVersion").asString();

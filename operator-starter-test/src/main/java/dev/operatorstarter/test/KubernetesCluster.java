@@ -1,5 +1,7 @@
 package dev.operatorstarter.test;
 
+import java.util.List;
+
 /**
  * A running Kubernetes API server for tests, from one of the backends {@link ClusterBackend}
  * names. Thread-safe. {@link #close()} stops what the backend started (processes, a container)
@@ -25,6 +27,27 @@ public interface KubernetesCluster extends AutoCloseable {
      */
     default boolean hasControllerManager() {
         return true;
+    }
+
+    /**
+     * Makes Pods run on at least {@code count} nodes, where this backend can add nodes, and returns
+     * the names of the cluster's Ready nodes. What {@link KubernetesTest#nodes()} calls.
+     *
+     * <ul>
+     *   <li>Local: adds kube-scheduler, the workload controllers and KWOK's fake nodes on first use
+     *       (building kube-scheduler and KWOK first when they are not cached), then the nodes that are
+     *       missing; see {@code LocalApiServer.ensureNodes}.</li>
+     *   <li>K3s and an existing cluster (this default): changes nothing, since their own nodes run the
+     *       Pods, however many there are. A test that needs several nodes checks the size of the list.</li>
+     * </ul>
+     *
+     * @throws IllegalArgumentException if {@code count} is negative
+     */
+    default List<String> ensureNodes(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must not be negative, was " + count);
+        }
+        return ClusterAccess.readyNodes(connection());
     }
 
     /** Stops what this backend started. Idempotent. */

@@ -42,6 +42,13 @@ public final class KubernetesExtension implements BeforeAllCallback, ParameterRe
             for (String crd : annotation.crds()) {
                 shared.installCrdsOnce(crd, context.getRequiredTestClass().getClassLoader());
             }
+            if (annotation.nodes() < 0) {
+                throw new IllegalArgumentException("@KubernetesTest(nodes = " + annotation.nodes() + ") on "
+                        + context.getRequiredTestClass().getName() + ": nodes must not be negative");
+            }
+            if (annotation.nodes() > 0) {
+                shared.cluster().ensureNodes(annotation.nodes());
+            }
         }
     }
 

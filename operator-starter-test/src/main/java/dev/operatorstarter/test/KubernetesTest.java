@@ -21,6 +21,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * method, or the class for {@code @BeforeAll} and constructor parameters) and deleted when that
  * scope ends; parameters in the same scope share one namespace.
  *
+ * <p>With {@link #nodes()}, Pods run: scheduled onto nodes, Running and Ready, and deleted when
+ * asked; on the local backend they are KWOK's fake nodes, where no container runs.
+ *
  * <pre>{@code
  * @KubernetesTest(crds = "crds/widgets.yaml")
  * class WidgetIT {
@@ -44,4 +47,16 @@ public @interface KubernetesTest {
      * start only once every CRD is Established.
      */
     String[] crds() default {};
+
+    /**
+     * How many nodes the class needs Pods to run on; default 0, none. With a positive number the
+     * class starts only once that many nodes are Ready ({@link KubernetesCluster#ensureNodes}). On
+     * the local backend, the shared server gets kube-scheduler, the workload controllers
+     * (Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, disruption budgets) and KWOK's fake
+     * nodes on first demand, and keeps them for the rest of the JVM: a class that asks for none may
+     * then see Pods scheduled too. The first demand builds kube-scheduler and KWOK if they are not
+     * cached, so a run whose classes ask for none never builds them. On K3s and an existing cluster
+     * the cluster's own nodes run the Pods, whatever their number.
+     */
+    int nodes() default 0;
 }

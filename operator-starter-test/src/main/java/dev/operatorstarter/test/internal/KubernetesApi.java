@@ -80,6 +80,11 @@ public final class KubernetesApi {
         return send("PUT", path, body, "application/json");
     }
 
+    /** A JSON merge patch ({@code application/merge-patch+json}), as {@code kubectl patch --type=merge}. */
+    public Response mergePatch(String path, JsonNode body) {
+        return send("PATCH", path, body, "application/merge-patch+json");
+    }
+
     /** Deletes with background propagation, like {@code kubectl delete}. */
     public Response delete(String path) {
         ObjectNode options = object().put("kind", "DeleteOptions").put("apiVersion", "v1")

@@ -7,6 +7,10 @@ enum Binary {
     KUBE_APISERVER("kube-apiserver", GoModule.KUBERNETES, "k8s.io/kubernetes/cmd/kube-apiserver"),
     KUBE_CONTROLLER_MANAGER("kube-controller-manager", GoModule.KUBERNETES,
             "k8s.io/kubernetes/cmd/kube-controller-manager"),
+    /** Schedules Pods onto nodes; only with nodes ({@code LocalNodes}). */
+    KUBE_SCHEDULER("kube-scheduler", GoModule.KUBERNETES, "k8s.io/kubernetes/cmd/kube-scheduler"),
+    /** KWOK's controller, which plays the nodes' kubelets; only with nodes. */
+    KWOK("kwok", GoModule.KWOK, "."),
     SUPERVISOR("supervisor", GoModule.SUPERVISOR, ".");
 
     private final String fileName;

@@ -25,10 +25,15 @@ import java.util.regex.Pattern;
  */
 enum GoModule {
 
-    /** Builds kube-apiserver and kube-controller-manager. */
+    /** Builds kube-apiserver, kube-controller-manager and kube-scheduler. */
     KUBERNETES("kubernetes", "k8s.io/kubernetes", List.of("go.mod", "go.sum")),
     /** Builds etcd. */
     ETCD("etcd", "go.etcd.io/etcd/server/v3", List.of("go.mod", "go.sum")),
+    /**
+     * Builds KWOK ({@code sigs.k8s.io/kwok}): its controller plays the kubelets of fake nodes. A
+     * small main of our own wraps KWOK's command, to hand out the Stages and CRDs KWOK ships.
+     */
+    KWOK("kwok", "sigs.k8s.io/kwok", List.of("go.mod", "go.sum", "main.go")),
     /** Builds the process supervisor that keeps children from outliving the JVM. */
     SUPERVISOR("supervisor", null, List.of("go.mod", "main.go", "attr_linux.go", "attr_other.go"));
 

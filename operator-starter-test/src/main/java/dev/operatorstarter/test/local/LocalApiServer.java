@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLContext;
@@ -37,7 +39,9 @@ import org.slf4j.LoggerFactory;
  *       tokens that RBAC then judges;</li>
  *   <li>kube-controller-manager with the garbage collector (owner references), namespace
  *       (namespace deletion), service-account and service-account-token, root-CA publisher and
- *       cluster-role aggregation controllers. No scheduler and no kubelet: pods stay Pending.</li>
+ *       cluster-role aggregation controllers. No scheduler and no kubelet: pods stay Pending,</li>
+ *   <li>until nodes are asked for ({@link #ensureNodes}): then kube-scheduler, the workload
+ *       controllers and KWOK join, and Pods run on KWOK's fake nodes.</li>
  * </ul>
  *
  * <p>Started from a binary folder without kube-controller-manager (envtest's
@@ -72,10 +76,12 @@ public final class LocalApiServer implements KubernetesCluster {
     private final Restart restart;
     private final Thread shutdownHook;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** kube-scheduler, the workload controllers and KWOK, once nodes are asked for; guarded by this. */
+    private @Nullable LocalNodes nodes;
 
     /** What restarting the API server and compacting etcd need. */
     private record Restart(LocalBinaries.Resolved binaries, RunLayout layout, List<String> apiServerArguments,
-            URI server, URI etcd, Duration timeout) {
+            URI server, URI etcd, Duration timeout, LocalApiServerOptions options) {
     }
 
     private LocalApiServer(Path runDirectory, List<SupervisedProcess> processes, ClusterConnection connection,
@@ -159,7 +165,7 @@ public final class LocalApiServer implements KubernetesCluster {
             log.info("Local API server {} ready at {} in {} ms (data and logs in {})", version, server,
                     Duration.ofNanos(System.nanoTime() - started).toMillis(), run);
             Restart restart = new Restart(binaries, layout, apiServerArguments, server,
-                    URI.create(etcdUrl), timeout);
+                    URI.create(etcdUrl), timeout, options);
             LocalApiServer localApiServer = new LocalApiServer(run, List.copyOf(processes), connection, version, restart);
             if (binaries.pendingControllerManager() != null) {
                 binaries.pendingControllerManager().whenComplete((path, failure) -> localApiServer.joinControllerManager(
@@ -209,7 +215,7 @@ public final class LocalApiServer implements KubernetesCluster {
         }
     }
 
-    private static int[] freePorts(int count) throws IOException {
+    static int[] freePorts(int count) throws IOException {
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             int[] ports = new int[count];
@@ -223,6 +229,72 @@ public final class LocalApiServer implements KubernetesCluster {
             for (ServerSocket socket : sockets) {
                 socket.close();
             }
+        }
+    }
+
+    /**
+     * Makes sure at least {@code count} nodes run Pods, and returns the names of all nodes made so
+     * far ({@code kwok-node-0}, {@code kwok-node-1}, ...). The first call adds kube-scheduler, a
+     * second kube-controller-manager with the workload controllers (Deployments, ReplicaSets,
+     * StatefulSets, DaemonSets, Jobs, CronJobs, disruption budgets, endpoint slices, Pod garbage
+     * collection) and KWOK's controller to this running server, building kube-scheduler and KWOK first
+     * if they are not cached (about 1.5 min each on 2 cores, side by side; see
+     * docs/testing/build-times.md); later calls only add nodes. The nodes stay until the server stops.
+     *
+     * <p>On these nodes a Pod is scheduled, becomes Running and Ready at once (KWOK's default Stages),
+     * and goes when deleted; a Pod owned by a Job completes. No container runs. What a Pod's
+     * {@code log}, {@code exec}, {@code attach} and {@code portforward} subresources do is set by
+     * KWOK's resources of API group {@code kwok.x-k8s.io/v1alpha1}, whose CRDs are installed here:
+     * {@code Logs}, {@code Exec}, {@code Attach}, {@code PortForward} (namespaced, named like the Pod)
+     * and their {@code Cluster*} variants (with a selector). The API server proxies those
+     * subresources to KWOK's server over TLS it verifies. See docs/testing/local-api-server.md.
+     *
+     * @throws IllegalArgumentException if {@code count} is negative
+     * @throws ClusterStartException if a binary cannot be built or a process does not become ready
+     * @throws IllegalStateException if this server is closed
+     */
+    @Override
+    public synchronized List<String> ensureNodes(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must not be negative, was " + count);
+        }
+        if (closed.get()) {
+            throw new IllegalStateException("the local API server is closed");
+        }
+        if (count == 0 && nodes == null) {
+            return List.of();
+        }
+        if (nodes == null) {
+            LocalBinaries local = new LocalBinaries(restart.options(), System.getenv());
+            Map<Binary, Path> binaries = local.nodeBinaries();
+            nodes = LocalNodes.start(binaries, controllerManagerBinary(), restart.binaries().supervisor(),
+                    restart.layout(), KubernetesApi.of(restart.server(), restart.layout().adminSsl(), null),
+                    ProcessLauncher.endpointClient(restart.layout().adminSsl()), restart.timeout());
+            processes.addAll(nodes.processes());
+        }
+        return nodes.ensure(count);
+    }
+
+    /** The nodes {@link #ensureNodes} made so far; empty before its first call. */
+    public synchronized List<String> nodeNames() {
+        return nodes == null ? List.of() : nodes.names();
+    }
+
+    /** kube-controller-manager's binary, waiting for its build if the server did not; null if there is none. */
+    private @Nullable Path controllerManagerBinary() {
+        Optional<Path> resolved = restart.binaries().controllerManager();
+        if (resolved.isPresent()) {
+            return resolved.get();
+        }
+        CompletableFuture<Path> pending = restart.binaries().pendingControllerManager();
+        if (pending == null) {
+            return null;
+        }
+        try {
+            return pending.join();
+        } catch (RuntimeException e) {
+            log.warn("kube-controller-manager could not be built; nodes run without the workload controllers", e);
+            return null;
         }
     }
 
@@ -262,7 +334,10 @@ public final class LocalApiServer implements KubernetesCluster {
         return processes.stream().anyMatch(process -> process.name().equals(Binary.KUBE_CONTROLLER_MANAGER.fileName()));
     }
 
-    /** The process ids of etcd, kube-apiserver and (when it runs) kube-controller-manager, by name. */
+    /**
+     * The process ids of etcd, kube-apiserver, kube-controller-manager (when it runs) and, with
+     * nodes, kube-scheduler, kube-controller-manager-workloads and kwok, by name.
+     */
     public Map<String, Long> processIds() {
         Map<String, Long> pids = new LinkedHashMap<>();
         for (SupervisedProcess process : processes) {
@@ -348,7 +423,7 @@ public final class LocalApiServer implements KubernetesCluster {
                 Duration.ofNanos(System.nanoTime() - started).toMillis());
     }
 
-    /** Stops in reverse start order: the controller manager, the API server, then etcd. */
+    /** Stops in reverse start order: the nodes' processes, the controller manager, the API server, then etcd. */
     private void stopProcesses() {
         for (int i = processes.size() - 1; i >= 0; i--) {
             processes.get(i).stop(STOP_GRACE);

@@ -145,8 +145,8 @@ final class LocalBinaries {
     }
 
     /**
-     * Makes sure the given server binaries are in the cache, building what is missing (etcd beside
-     * kube-apiserver, kube-controller-manager after kube-apiserver when both are asked for), and
+     * Makes sure the given server binaries are in the cache, building what is missing (etcd, kube-scheduler
+     * and kwok beside kube-apiserver, kube-controller-manager after kube-apiserver when both are asked for), and
      * returns their paths. A user's binary folder is not looked at.
      */
     Map<Binary, Path> prebuild(List<Binary> binaries) {
@@ -158,12 +158,36 @@ final class LocalBinaries {
                 case KUBE_APISERVER -> apiserver;
                 case KUBE_CONTROLLER_MANAGER -> inBackground(binary, apiserver != null ? apiserver
                         : CompletableFuture.completedFuture(null));
-                case ETCD -> inBackground(binary, CompletableFuture.completedFuture(null));
+                case ETCD, KUBE_SCHEDULER, KWOK -> inBackground(binary, CompletableFuture.completedFuture(null));
                 case SUPERVISOR -> throw new IllegalArgumentException("the supervisor is built with the server");
             });
         }
         Map<Binary, Path> paths = new EnumMap<>(Binary.class);
         builds.forEach((binary, build) -> paths.put(binary, join(build)));
+        return paths;
+    }
+
+    /**
+     * kube-scheduler and KWOK, which only a server with nodes runs ({@code LocalNodes}): from the
+     * user's binary folder when it holds both, else from the cache, built side by side on first use.
+     * kube-scheduler's build reuses the packages kube-apiserver's left in Go's build cache.
+     */
+    Map<Binary, Path> nodeBinaries() {
+        Path override = options.binaryDirectory();
+        if (override != null && isExecutable(override.resolve(Binary.KUBE_SCHEDULER.fileName()))
+                && isExecutable(override.resolve(Binary.KWOK.fileName()))) {
+            return Map.of(Binary.KUBE_SCHEDULER, override.resolve(Binary.KUBE_SCHEDULER.fileName()),
+                    Binary.KWOK, override.resolve(Binary.KWOK.fileName()));
+        }
+        if (override != null) {
+            log.info("The binary folder {} lacks kube-scheduler or kwok; both come from the cache ({}) instead",
+                    override, cache.root());
+        }
+        CompletableFuture<Path> scheduler = inBackground(Binary.KUBE_SCHEDULER, CompletableFuture.completedFuture(null));
+        CompletableFuture<Path> kwok = inBackground(Binary.KWOK, CompletableFuture.completedFuture(null));
+        Map<Binary, Path> paths = new EnumMap<>(Binary.class);
+        paths.put(Binary.KUBE_SCHEDULER, join(scheduler));
+        paths.put(Binary.KWOK, join(kwok));
         return paths;
     }
 

@@ -7,9 +7,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
@@ -43,11 +45,22 @@ final class ProcessLauncher {
     /** Starts {@code binary} with {@code arguments} and adds it to {@code processes}. */
     static SupervisedProcess launch(List<SupervisedProcess> processes, LocalBinaries.Resolved binaries,
             Binary binary, RunLayout layout, List<String> arguments) throws IOException {
+        return launch(processes, binaries.path(binary), binaries.supervisor(), binary, binary.fileName(), layout,
+                arguments, Map.of());
+    }
+
+    /**
+     * Starts the executable {@code path} of {@code binary} as the process {@code name} (also its
+     * log's name), with {@code environment} added, and adds it to {@code processes}.
+     */
+    static SupervisedProcess launch(List<SupervisedProcess> processes, Path path, Optional<Path> supervisor,
+            Binary binary, String name, RunLayout layout, List<String> arguments, Map<String, String> environment)
+            throws IOException {
         List<String> command = new ArrayList<>();
-        command.add(binaries.path(binary).toString());
+        command.add(path.toString());
         command.addAll(arguments);
-        SupervisedProcess process = SupervisedProcess.start(binary.fileName(), command,
-                layout.logs.resolve(binary.fileName() + ".log"), binaries.supervisor(),
+        SupervisedProcess process = SupervisedProcess.start(name, command, environment,
+                layout.logs.resolve(name + ".log"), supervisor,
                 binary == Binary.ETCD ? ETCD_SUPERVISOR_GRACE : STATELESS_SUPERVISOR_GRACE);
         processes.add(process);
         return process;

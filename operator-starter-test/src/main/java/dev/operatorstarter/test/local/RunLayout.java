@@ -14,7 +14,7 @@ import javax.net.ssl.SSLContext;
 /**
  * The files of one run of the local API server: the certificate authority generated for it and the
  * key material it issued (serving, etcd client, service-account signing key), the kubeconfigs of
- * the admin and of kube-controller-manager, and the folders for etcd's data, kube-apiserver's own
+ * the admin and of kube-controller-manager (which kube-scheduler and KWOK share), and the folders for etcd's data, kube-apiserver's own
  * certificates and the processes' logs.
  */
 final class RunLayout {
@@ -28,11 +28,16 @@ final class RunLayout {
     final Path etcdClientKey;
     final Path serviceAccountKey;
     final Path serviceAccountPublicKey;
+    /** kube-apiserver's client certificate toward the kubelets (KWOK's server ignores it, a kubelet would check it). */
+    final Path kubeletClientCert;
+    final Path kubeletClientKey;
     final Path adminKubeconfig;
     final Path controllerManagerKubeconfig;
     final Path logs;
     final Path etcdData;
     final Path apiServerCerts;
+    /** KWOK's work folder: its Stages and CRDs ({@code kwok defaults}); only with nodes. */
+    final Path kwok;
 
     private RunLayout(Path run, Pki pki, Pki.Issued admin) {
         this.pki = pki;
@@ -45,11 +50,14 @@ final class RunLayout {
         this.etcdClientKey = pkiDir.resolve("etcd-client.key");
         this.serviceAccountKey = pkiDir.resolve("service-account.key");
         this.serviceAccountPublicKey = pkiDir.resolve("service-account.pub");
+        this.kubeletClientCert = pkiDir.resolve("kubelet-client.crt");
+        this.kubeletClientKey = pkiDir.resolve("kubelet-client.key");
         this.adminKubeconfig = run.resolve("kubeconfig");
         this.controllerManagerKubeconfig = run.resolve("controller-manager.kubeconfig");
         this.logs = run.resolve("logs");
         this.etcdData = run.resolve("etcd-data");
         this.apiServerCerts = run.resolve("apiserver-certs");
+        this.kwok = run.resolve("kwok");
     }
 
     /** Generates this run's certificate authority and key material, and writes them and the kubeconfigs. */
@@ -72,6 +80,9 @@ final class RunLayout {
         OwnerOnly.write(layout.etcdClientKey, etcdClient.keyPem());
         OwnerOnly.write(layout.serviceAccountKey, serviceAccount.privatePem());
         Files.writeString(layout.serviceAccountPublicKey, serviceAccount.publicPem());
+        Pki.Issued kubeletClient = pki.client("kube-apiserver-kubelet-client", "system:masters");
+        Files.writeString(layout.kubeletClientCert, kubeletClient.certificatePem());
+        OwnerOnly.write(layout.kubeletClientKey, kubeletClient.keyPem());
         Kubeconfig.write(layout.adminKubeconfig, "operator-starter-local", server, pki.caPem(),
                 admin.certificatePem(), admin.keyPem(), null);
         // The controller manager acts as a cluster administrator: its controllers need broad

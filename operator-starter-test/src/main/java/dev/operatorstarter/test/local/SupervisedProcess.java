@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -56,6 +57,12 @@ final class SupervisedProcess {
      */
     static SupervisedProcess start(String name, List<String> command, Path logFile, Optional<Path> supervisor,
             Duration supervisorGrace) throws IOException {
+        return start(name, command, Map.of(), logFile, supervisor, supervisorGrace);
+    }
+
+    /** As above, with {@code environment} added to the JVM's environment for the process. */
+    static SupervisedProcess start(String name, List<String> command, Map<String, String> environment, Path logFile,
+            Optional<Path> supervisor, Duration supervisorGrace) throws IOException {
         List<String> full = new ArrayList<>();
         supervisor.ifPresentOrElse(s -> {
             full.add(s.toString());
@@ -64,8 +71,10 @@ final class SupervisedProcess {
             full.add("--");
         }, () -> SETSID.ifPresent(setsid -> full.add(setsid.toString())));
         full.addAll(command);
-        Process process = new ProcessBuilder(full).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
+        ProcessBuilder builder = new ProcessBuilder(full).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         OutputStream lifeline = supervisor.isPresent() ? process.getOutputStream() : null;
         if (lifeline == null) {
             process.getOutputStream().close();

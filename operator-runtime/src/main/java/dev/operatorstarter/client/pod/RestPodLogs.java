@@ -32,7 +32,8 @@ final class RestPodLogs implements PodLogs {
     }
 
     private Request withQuery() {
-        Request get = request.get().accept("text/plain");
+        // as client-go: the log is plain text, but errors come as a JSON Status (text/plain alone is refused with 406)
+        Request get = request.get().accept("application/json, */*");
         if (options.container() != null) {
             get.param("container", options.container());
         }

@@ -129,6 +129,25 @@ class PodStreamsIT {
     }
 
     /**
+     * A client that offers only {@code v4.channel.k8s.io} (as before Kubernetes 1.30): the API
+     * server passes the WebSocket through to the kubelet, KWOK's here, which speaks v4 itself.
+     */
+    @Test
+    void aV4SessionIsPassedThroughToTheKubeletsOwnWebSocket() {
+        serveExecs();
+        ExecOptions options = ExecOptions.command("echo", "over v4");
+        dev.operatorstarter.client.rest.WebSocket socket = client.rest().get().groupVersion("", "v1")
+                .namespace(namespace).resource("pods").name("web").subresource("exec")
+                .param("stdout", "true").param("stderr", "true").param("command", "echo").param("command", "over v4")
+                .webSocket("v4.channel.k8s.io").block(TIMEOUT);
+
+        try (ExecSession session = new WebSocketExecSession(socket, "exec in pod web", options, TIMEOUT).start()) {
+            assertThat(session.protocol()).isEqualTo("v4.channel.k8s.io");
+            assertThat(session.collect(Duration.ofSeconds(30))).isEqualTo(new ExecResult("over v4\n", "", 0));
+        }
+    }
+
+    /**
      * KWOK reports a command that exits non-zero as an InternalError rather than the kubelet's
      * NonZeroExitCode (its exec wraps the exit error, so the kubelet library does not recognise it):
      * the session fails with the server's message. {@code ExecProtocolTest} reads exit codes from a

@@ -2,6 +2,7 @@ package dev.operatorstarter.client.pod;
 
 import java.util.Arrays;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscription;
@@ -10,13 +11,14 @@ import reactor.core.publisher.BaseSubscriber;
 /**
  * Reads a channel-framed connection (the first byte of each message names its channel, the rest
  * is the channel's data), one message at a time: data channels go to their {@link ChannelPipe},
- * others to {@code control}. The next message is requested only while no pipe is full, so a
+ * others to {@code control}. The next message is requested only while {@code full} says no, so a
  * reader that falls behind stops the socket reads (and the server's writes) instead of
  * filling memory.
  */
-class ChannelReceiver extends BaseSubscriber<byte[]> {
+final class ChannelReceiver extends BaseSubscriber<byte[]> {
 
     private final @Nullable ChannelPipe[] pipes;
+    private final BooleanSupplier full;
     private final BiConsumer<Integer, byte[]> control;
     private final Consumer<@Nullable Throwable> ended;
     private boolean outstanding;
@@ -24,12 +26,14 @@ class ChannelReceiver extends BaseSubscriber<byte[]> {
 
     /**
      * @param pipes the pipe of each data channel, by channel number (null entries for none)
+     * @param full whether a reader is behind (a pipe past its capacity): no message is requested then
      * @param control receives the messages of the other channels (channel, data)
      * @param ended called once when the connection ends: with null when it ended normally
      */
-    ChannelReceiver(@Nullable ChannelPipe[] pipes, BiConsumer<Integer, byte[]> control,
+    ChannelReceiver(@Nullable ChannelPipe[] pipes, BooleanSupplier full, BiConsumer<Integer, byte[]> control,
             Consumer<@Nullable Throwable> ended) {
         this.pipes = pipes.clone();
+        this.full = full;
         this.control = control;
         this.ended = ended;
     }
@@ -57,16 +61,11 @@ class ChannelReceiver extends BaseSubscriber<byte[]> {
         pump();
     }
 
-    /** Requests the next message unless one is requested already or a pipe is full. */
+    /** Requests the next message unless one is requested already or a reader is behind. */
     void pump() {
         synchronized (this) {
-            if (outstanding || stopped || upstream() == null) {
+            if (outstanding || stopped || upstream() == null || full.getAsBoolean()) {
                 return;
-            }
-            for (ChannelPipe pipe : pipes) {
-                if (pipe != null && pipe.full()) {
-                    return;
-                }
             }
             outstanding = true;
         }

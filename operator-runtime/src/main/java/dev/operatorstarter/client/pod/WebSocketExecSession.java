@@ -71,7 +71,8 @@ final class WebSocketExecSession implements ExecSession {
         this.stdout = options.stdout() ? new ChannelPipe(lock, drained) : ChannelPipe.empty(lock);
         this.stderr = options.stderr() ? new ChannelPipe(lock, drained) : ChannelPipe.empty(lock);
         this.stdin = new ChannelOutput(socket, STDIN, writeTimeout, "stdin of " + what, this::closeStdin);
-        this.receiver = new ChannelReceiver(new ChannelPipe[] {null, stdout, stderr}, this::control, this::ended);
+        this.receiver = new ChannelReceiver(new ChannelPipe[] {null, stdout, stderr},
+                () -> stdout.full() || stderr.full(), this::control, this::ended);
     }
 
     /** Starts reading the connection and the time limit; called once, after the constructor. */
@@ -105,7 +106,7 @@ final class WebSocketExecSession implements ExecSession {
             json = status.toByteArray();
         }
         if (error != null && json.length == 0) {
-            fail(new ExecException(what + " broke before the command's exit status: " + error.getMessage(), error));
+            fail(new ExecException(what + " broke before the command's exit status: " + rootMessage(error), error));
             return;
         }
         if (json.length > 0) {
@@ -127,6 +128,15 @@ final class WebSocketExecSession implements ExecSession {
             });
         }
         endStreams(null);
+    }
+
+    /** The innermost cause's message: the transport's own messages name the URL, which holds the command. */
+    static String rootMessage(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     private void fail(ExecException failure) {
@@ -158,7 +168,12 @@ final class WebSocketExecSession implements ExecSession {
     @Override
     public OutputStream stdin() {
         if (!options.stdin()) {
-            return OutputStream.nullOutputStream();
+            return new OutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                    throw new IOException("the stdin of " + what + " was not opened: ExecOptions.stdin(true)");
+                }
+            };
         }
         return stdin;
     }

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,15 +37,8 @@ final class WebSocketPortForward implements PortForward {
         this.what = what;
         this.input = new ChannelPipe(lock, this::pump);
         this.output = new ChannelOutput(socket, DATA, writeTimeout, "connection of " + what, () -> { });
-        // channel 0 goes through control first, to strip its port prefix
-        this.receiver = new ChannelReceiver(new ChannelPipe[0], this::message, this::ended) {
-            @Override
-            void pump() {
-                if (!input.full()) {
-                    super.pump();
-                }
-            }
-        };
+        // channel 0 goes through message() too, which strips its port prefix
+        this.receiver = new ChannelReceiver(new ChannelPipe[0], input::full, this::message, this::ended);
     }
 
     WebSocketPortForward start() {
@@ -73,7 +67,7 @@ final class WebSocketPortForward implements PortForward {
                     return;
                 }
                 portSeen[channel] = true;
-                rest = java.util.Arrays.copyOfRange(data, 2, data.length);
+                rest = Arrays.copyOfRange(data, 2, data.length);
             }
             if (channel == ERROR) {
                 error.writeBytes(rest);
@@ -92,7 +86,8 @@ final class WebSocketPortForward implements PortForward {
     }
 
     private void ended(@Nullable Throwable failure) {
-        input.end(failure == null ? null : new IOException(what + " broke: " + failure.getMessage(), failure));
+        input.end(failure == null ? null : new IOException(what + " broke: " + WebSocketExecSession.rootMessage(failure),
+                failure));
     }
 
     @Override

@@ -38,7 +38,8 @@ class ChannelReceiverTest {
         AtomicLong maxBuffered = new AtomicLong();
         AtomicLong emitted = new AtomicLong();
         List<Throwable> ends = new CopyOnWriteArrayList<>();
-        receiver[0] = new ChannelReceiver(new ChannelPipe[] {null, stdout, stderr}, (channel, data) -> { },
+        receiver[0] = new ChannelReceiver(new ChannelPipe[] {null, stdout, stderr},
+                () -> stdout.full() || stderr.full(), (channel, data) -> { },
                 error -> {
                     if (error != null) {
                         ends.add(error);

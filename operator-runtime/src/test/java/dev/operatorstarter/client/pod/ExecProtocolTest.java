@@ -296,15 +296,22 @@ class ExecProtocolTest {
 
     @Test
     void attachTakesNoCommandAndExecNeedsOne() {
-        PodStreams pod = PodStreams.of(dev.operatorstarter.client.rest.RestClient.create(
-                new dev.operatorstarter.client.config.ClientConfig(java.net.URI.create("http://127.0.0.1:1"),
-                        dev.operatorstarter.client.config.TlsSettings.defaults(),
-                        dev.operatorstarter.client.config.Credentials.none(), null, "default", "test"),
-                dev.operatorstarter.client.rest.ClientOptions.defaults()), "shop", "db-0");
+        PodStreams pod = pod(ChannelServer.speaking(List.of(V5), peer -> peer.next()));
 
         assertThatThrownBy(() -> pod.attach(ExecOptions.command("ls"))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("attach takes no command");
         assertThatThrownBy(() -> pod.exec(ExecOptions.builder().build())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("exec needs a command");
+        assertThat(server.upgrades()).isEmpty();
+    }
+
+    @Test
+    void writingToStdinThatWasNotOpenedFailsSayingSo() {
+        PodStreams pod = pod(ChannelServer.speaking(List.of(V5), peer -> peer.next()));
+
+        try (ExecSession session = pod.exec(ExecOptions.command("ls"))) {
+            assertThatThrownBy(() -> session.stdin().write('x')).isInstanceOf(java.io.IOException.class)
+                    .hasMessage("the stdin of exec in pod shop/db-0 was not opened: ExecOptions.stdin(true)");
+        }
     }
 }

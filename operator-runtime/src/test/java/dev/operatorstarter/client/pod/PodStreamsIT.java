@@ -7,10 +7,12 @@ import dev.operatorstarter.AdminClientExtension;
 import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.rest.ApiException;
+import dev.operatorstarter.client.rest.WebSocket;
 import dev.operatorstarter.test.Eventually;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.io.IOException;
@@ -71,7 +73,7 @@ class PodStreamsIT {
         GenericKubernetesResource object = new GenericKubernetesResource();
         object.setApiVersion(KWOK + "/v1alpha1");
         object.setKind(kind);
-        object.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("web").build());
+        object.setMetadata(new ObjectMetaBuilder().withName("web").build());
         object.setAdditionalProperty("spec", Map.of(field, List.of(entry)));
         client.dynamic(new GroupVersionResource(KWOK, "v1alpha1", resource)).inNamespace(namespace).create(object);
     }
@@ -136,7 +138,7 @@ class PodStreamsIT {
     void aV4SessionIsPassedThroughToTheKubeletsOwnWebSocket() {
         serveExecs();
         ExecOptions options = ExecOptions.command("echo", "over v4");
-        dev.operatorstarter.client.rest.WebSocket socket = client.rest().get().groupVersion("", "v1")
+        WebSocket socket = client.rest().get().groupVersion("", "v1")
                 .namespace(namespace).resource("pods").name("web").subresource("exec")
                 .param("stdout", "true").param("stderr", "true").param("command", "echo").param("command", "over v4")
                 .webSocket("v4.channel.k8s.io").block(TIMEOUT);

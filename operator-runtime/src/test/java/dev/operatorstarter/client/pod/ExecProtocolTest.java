@@ -4,7 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.operatorstarter.client.rest.ApiException;
+import dev.operatorstarter.client.config.ClientConfig;
+import dev.operatorstarter.client.config.Credentials;
+import dev.operatorstarter.client.config.TlsSettings;
+import dev.operatorstarter.client.rest.ClientOptions;
+import dev.operatorstarter.client.rest.RestClient;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -292,6 +300,20 @@ class ExecProtocolTest {
                 .isInstanceOf(ApiException.NotFound.class)
                 .hasMessage("exec in pod shop/db-0 (container postgres) failed: 404 NotFound: pods \"db-0\" not found")
                 .hasMessageNotContaining(ChannelServer.TOKEN);
+    }
+
+    @Test
+    void anUpgradeThatIsNeverAnsweredFailsAfterTheRequestTimeoutNamingTheSession() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                RestClient rest = RestClient.create(new ClientConfig(URI.create("http://127.0.0.1:" + silent.getLocalPort()),
+                        TlsSettings.defaults(), Credentials.none(), null, "default", "test"),
+                        ClientOptions.builder().requestTimeout(Duration.ofMillis(300)).build())) {
+            PodStreams pod = PodStreams.of(rest, "shop", "db-0");
+
+            assertThatThrownBy(() -> pod.exec(ExecOptions.command("ls")))
+                    .isInstanceOf(dev.operatorstarter.client.rest.KubernetesClientException.class)
+                    .hasMessage("exec in pod shop/db-0 timed out after 300 ms (requestTimeout)");
+        }
     }
 
     @Test

@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -93,6 +95,24 @@ class PodLogsTest {
         try (Stream<String> lines = pod.logs().stream()) {
             assertThat(lines.limit(2)).containsExactly("a", "b");
         }
+    }
+
+    @Test
+    void closingAFollowedStreamClosesTheConnection() throws Exception {
+        CountDownLatch cancelled = new CountDownLatch(1);
+        server = HttpServer.create().host("127.0.0.1").port(0).handle((request, response) -> response
+                .header("Content-Type", "text/plain")
+                .sendString(Flux.interval(Duration.ofMillis(10)).map(i -> "line " + i + "\n")
+                        .doOnCancel(cancelled::countDown)).then()).bindNow();
+        rest = RestClient.create(new ClientConfig(URI.create("http://127.0.0.1:" + server.port()),
+                TlsSettings.defaults(), Credentials.none(), null, "default", "test"), ClientOptions.defaults());
+        PodStreams pod = PodStreams.of(rest, "shop", "web-0");
+
+        try (Stream<String> lines = pod.logs(LogOptions.builder().follow(true).build()).stream()) {
+            assertThat(lines.limit(3)).containsExactly("line 0", "line 1", "line 2");
+        }
+
+        assertThat(cancelled.await(10, TimeUnit.SECONDS)).as("the server saw the connection close").isTrue();
     }
 
     @Test

@@ -132,6 +132,30 @@ class PortForwardProtocolTest {
     }
 
     @Test
+    void closingTheLocalForwardEndsItsConnections() throws Exception {
+        PodStreams pod = pod(ChannelServer.speaking(List.of(V4), echoingUpperCase(8080)));
+
+        LocalPortForward local = pod.portForward(8080, 0);
+        try (Socket socket = new Socket(local.localAddress().getAddress(), local.localPort())) {
+            socket.getOutputStream().write('a');
+            assertThat(socket.getInputStream().read()).isEqualTo('A');
+
+            local.close();
+
+            assertThat(readUntilClosed(socket.getInputStream())).isEqualTo(-1);
+        }
+    }
+
+    /** -1 at the end of the stream, or when the connection was reset. */
+    private static int readUntilClosed(InputStream in) {
+        try {
+            return in.read();
+        } catch (IOException reset) {
+            return -1;
+        }
+    }
+
+    @Test
     void aLocalConnectionThatCannotBeForwardedIsClosedAndItsErrorKept() throws Exception {
         PodStreams pod = pod(ChannelServer.refusing(404, "{\"kind\":\"Status\",\"status\":\"Failure\","
                 + "\"message\":\"pods \\\"web-0\\\" not found\",\"reason\":\"NotFound\",\"code\":404}"));

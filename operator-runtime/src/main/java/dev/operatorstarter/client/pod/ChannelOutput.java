@@ -59,7 +59,7 @@ final class ChannelOutput extends OutputStream {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("interrupted while writing the " + what);
             }
-            throw new IOException("writing the " + what + " failed: " + e.getMessage(), e);
+            throw new IOException("writing the " + what + " failed: " + WebSocketExecSession.rootMessage(e), e);
         }
     }
 

@@ -14,6 +14,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
@@ -27,6 +29,8 @@ import reactor.core.publisher.Mono;
  * one that breaks, or closes with any other code, before a status is a failure.
  */
 final class WebSocketExecSession implements ExecSession {
+
+    private static final Logger log = LoggerFactory.getLogger(WebSocketExecSession.class);
 
     static final String V5 = "v5.channel.k8s.io";
     static final String V4 = "v4.channel.k8s.io";
@@ -154,9 +158,18 @@ final class WebSocketExecSession implements ExecSession {
         }
     }
 
+    /**
+     * Sends v5's close signal for stdin. Best effort: a command that already ended may have closed
+     * the connection first (a race the caller cannot see), and a broken connection shows in the
+     * exit code anyway.
+     */
     private void closeStdin() {
         if (V5.equals(socket.subprotocol()) && options.stdin() && !exitCode.isDone()) {
-            socket.send(new byte[] {(byte) CLOSE, STDIN}).block(writeTimeout);
+            try {
+                socket.send(new byte[] {(byte) CLOSE, STDIN}).block(writeTimeout);
+            } catch (RuntimeException e) {
+                log.debug("Closing the stdin of {} was not sent: {}", what, rootMessage(e));
+            }
         }
     }
 

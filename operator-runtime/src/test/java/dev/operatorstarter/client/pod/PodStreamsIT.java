@@ -8,8 +8,11 @@ import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.rest.ApiException;
 import dev.operatorstarter.client.rest.WebSocket;
+import dev.operatorstarter.client.config.KubeconfigLoader;
+import dev.operatorstarter.test.ClusterConnection;
 import dev.operatorstarter.test.Eventually;
 import dev.operatorstarter.test.KubernetesTest;
+import dev.operatorstarter.test.ServiceAccounts;
 import dev.operatorstarter.test.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -283,6 +286,24 @@ class PodStreamsIT {
             } catch (IOException e) {
                 return;
             }
+        }
+    }
+
+    @Test
+    void withoutRbacForTheSubresourcesEachVerbIsForbidden(ClusterConnection connection, @TempDir Path folder) {
+        Path kubeconfig = ServiceAccounts.connectAs(connection, namespace, "nobody", Duration.ofHours(1),
+                folder.resolve("kubeconfig")).kubeconfig();
+        try (KubernetesClient restricted = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null))) {
+            PodStreams pod = PodStreams.of(restricted.rest(), namespace, "web");
+
+            assertThatThrownBy(() -> pod.logs().read()).isInstanceOf(ApiException.Forbidden.class)
+                    .hasMessageContaining("cannot get resource \"pods/log\"");
+            assertThatThrownBy(() -> pod.exec(ExecOptions.command("true"))).isInstanceOf(ApiException.Forbidden.class)
+                    .hasMessageStartingWith("exec in pod " + namespace + "/web failed: 403 Forbidden")
+                    .hasMessageContaining("pods/exec");
+            assertThatThrownBy(() -> pod.openPort(8080)).isInstanceOf(ApiException.Forbidden.class)
+                    .hasMessageStartingWith("port-forward to pod " + namespace + "/web port 8080 failed: 403 Forbidden")
+                    .hasMessageContaining("pods/portforward");
         }
     }
 

@@ -19,6 +19,10 @@ Each named template is a list of RBAC rules; the chart's own templates put them 
 - apiGroups: [""]
   resources: ["configmaps"]
   verbs: ["get", "list", "watch", "create", "patch"]
+# the cache of watched pods (controller staticsite)
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch"]
 # owned services: cached, created and patched (controller staticsite)
 - apiGroups: [""]
   resources: ["services"]
@@ -72,6 +76,10 @@ Each named template is a list of RBAC rules; the chart's own templates put them 
 - apiGroups: [""]
   resources: ["configmaps"]
   verbs: ["get", "list", "watch", "create", "patch"]
+# the cache of watched pods (controller staticsite)
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch"]
 # owned services: cached, created and patched (controller staticsite); the shard labels on services (sharded controller staticsite)
 - apiGroups: [""]
   resources: ["services"]

@@ -52,8 +52,11 @@ class ApiSurfaceTest {
             entry("client.config", "ClientCertificate ClientConfig ConfigException Credentials InClusterConfig"
                     + " RedactedUri TlsSettings"),
             entry("client.discovery", "ApiResource DiscoveryClient ResourceLookup ServerVersion"),
+            entry("client.pod", "ExecException ExecOptions ExecResult ExecSession LocalPortForward LogOptions PodLogs"
+                    + " PodStreams PortForward"),
             entry("client.rest", "ApiErrors ApiException ClientOptions KubernetesClientException ListOptions"
-                    + " PatchType RateLimit Request RequestMetrics ResponseTooLargeException RestClient WatchEvent"),
+                    + " PatchType RateLimit Request RequestMetrics ResponseTooLargeException RestClient WatchEvent"
+                    + " WebSocket"),
             entry("controller", "Cleaner Conditions Controller ControllerBuilder ControllerDecorator"
                     + " ControllerMetrics ControllerOptions EventFilter Finalizers OwnerReferences ReconcileHandler"
                     + " ReconcileRequest ReconcileResult TerminalException Writes"),

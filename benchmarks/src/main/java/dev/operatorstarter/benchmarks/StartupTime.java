@@ -83,10 +83,12 @@ final class StartupTime {
         Optional<Jdk> newerJdk = Jdk.newer(AOT_CACHE_JDK, System.getenv());
         List<StartupVariant> variants = new ArrayList<>(List.of(StartupVariant.fatJar(), StartupVariant.launcher(),
                 StartupVariant.extracted(false), StartupVariant.cds(trainingKubeconfig.toString()),
-                StartupVariant.cdsLazy(trainingKubeconfig.toString())));
+                StartupVariant.cdsLazy(trainingKubeconfig.toString()),
+                StartupVariant.springAot(StartupVariant.cds(trainingKubeconfig.toString()))));
         if (newerJdk.isPresent()) {
             variants.add(StartupVariant.extracted(true));
             variants.add(StartupVariant.aotCache(trainingKubeconfig.toString()));
+            variants.add(StartupVariant.springAot(StartupVariant.aotCache(trainingKubeconfig.toString())));
         } else {
             log.warn("start-up: no JDK {} or later (set {}), so no AOT cache variant", AOT_CACHE_JDK, Jdk.NEWER_JDK_VARIABLE);
         }

@@ -98,6 +98,25 @@ record StartupVariant(String name, Layout layout, boolean newerJdk, List<String>
                 List.of("java", "-XX:AOTCache=application.aot", "-jar", JAR));
     }
 
+    /**
+     * {@code variant} in Spring's AOT mode ({@code -Dspring.aot.enabled=true} in the training run,
+     * its check and the launch): the bean definitions the build generated ({@code process-aot})
+     * replace the configuration classes' parsing and the conditions' evaluation at start-up.
+     */
+    static StartupVariant springAot(StartupVariant variant) {
+        return new StartupVariant(variant.name() + " + Spring AOT", variant.layout(), variant.newerJdk(),
+                withSpringAot(variant.training()), withSpringAot(variant.check()), withSpringAot(variant.launch()));
+    }
+
+    private static List<String> withSpringAot(List<String> command) {
+        if (command.isEmpty()) {
+            return command;
+        }
+        List<String> aot = new ArrayList<>(command);
+        aot.add(1, "-Dspring.aot.enabled=true");
+        return aot;
+    }
+
     /** The command as a Dockerfile's exec form writes it: {@code ["java", "-jar", "application.jar"]}. */
     static String execForm(List<String> command) {
         return "[" + String.join(", ", command.stream().map(part -> "\"" + part + "\"").toList()) + "]";

@@ -79,4 +79,13 @@ class StartupVariantTest {
         return new StartupTime.Sample(Duration.ofMillis(startedMillis), Duration.ofMillis(reconcileMillis),
                 Duration.ofMillis(cpuMillis));
     }
+
+    @Test
+    void springsAotModeIsOnInTheTrainingTheCheckAndTheLaunch() {
+        StartupVariant aot = StartupVariant.springAot(StartupVariant.aotCache("k"));
+        assertThat(aot.name()).isEqualTo("extracted + AOT cache + Spring AOT");
+        assertThat(List.of(aot.training(), aot.check(), aot.launch())).allSatisfy(command -> assertThat(command)
+                .startsWith("java", "-Dspring.aot.enabled=true"));
+        assertThat(StartupVariant.springAot(StartupVariant.extracted(false)).training()).isEmpty();
+    }
 }

@@ -1,5 +1,6 @@
 package dev.operatorstarter.client;
 
+import dev.operatorstarter.client.pod.PodStreams;
 import io.fabric8.kubernetes.api.model.APIService;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Endpoints;
@@ -98,6 +99,10 @@ public final class Clientset {
         KubernetesClient client();
 
         default ResourceClient<ConfigMap> configMaps() { return client().resources(ConfigMap.class); }
+        /** A Pod's log, exec, attach and port-forward. */
+        default PodStreams podStreams(String namespace, String name) {
+            return PodStreams.of(client().rest(), namespace, name);
+        }
         default ResourceClient<Endpoints> endpoints() { return client().resources(Endpoints.class); }
         default ResourceClient<io.fabric8.kubernetes.api.model.Event> events() {
             return client().resources(io.fabric8.kubernetes.api.model.Event.class);

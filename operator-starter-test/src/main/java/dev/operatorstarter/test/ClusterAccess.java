@@ -118,22 +118,10 @@ final class ClusterAccess {
         }
         for (String name : names) {
             Await.condition("CRD " + name + " to be Established", READY_TIMEOUT, POLL,
-                    () -> isEstablished(api.get(CRD_PATH + "/" + name)));
+                    () -> api.get(CRD_PATH + "/" + name).hasTrueCondition("Established"));
         }
     }
 
-    private static boolean isEstablished(KubernetesApi.Response response) {
-        if (!response.isSuccess() || response.body() == null) {
-            return false;
-        }
-        for (JsonNode condition : response.body().path("status").path("conditions")) {
-            if ("Established".equals(condition.path("type").asString(""))
-                    && "True".equals(condition.path("status").asString(""))) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     private static List<JsonNode> readDocuments(String resource, ClassLoader loader) {
         String path = resource.startsWith("/") ? resource.substring(1) : resource;

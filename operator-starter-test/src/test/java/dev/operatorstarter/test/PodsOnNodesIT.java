@@ -1,6 +1,7 @@
 package dev.operatorstarter.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.operatorstarter.test.internal.KubernetesApi;
 import java.time.Duration;
@@ -75,14 +76,27 @@ class PodsOnNodesIT {
         Eventually.await("pod doomed to be gone", TIMEOUT, () -> api.get(path + "/doomed").status() == 404);
     }
 
+    /**
+     * On a node of its own, made cordoned from the start (KWOK manages it like the others), so that the
+     * scheduler cannot have placed the Pod before it saw the cordon. Local backend only: the harness
+     * changes no node of another cluster.
+     */
     @Test
     void aCordonedNodeKeepsANewPodPendingUntilItIsUncordoned(KubernetesCluster cluster, TestNamespace namespace) {
-        String node = cluster.ensureNodes(3).get(cluster.ensureNodes(3).size() - 1);
-        String path = podsPath(namespace);
-        ObjectNode pinned = pod("pinned");
-        ((ObjectNode) pinned.path("spec")).putObject("nodeSelector").put("kubernetes.io/hostname", node);
-        setUnschedulable(node, true);
+        assumeTrue(cluster.backend() == ClusterBackend.LOCAL, "the harness creates nodes on the local backend only");
+        String node = "cordoned-" + namespace.name();
+        ObjectNode cordoned = KubernetesApi.object().put("apiVersion", "v1").put("kind", "Node");
+        ObjectNode metadata = cordoned.putObject("metadata").put("name", node);
+        metadata.putObject("annotations").put("kwok.x-k8s.io/node", "fake");
+        metadata.putObject("labels").put("kubernetes.io/hostname", node);
+        cordoned.putObject("spec").put("unschedulable", true);
+        api.post("/api/v1/nodes", cordoned).orThrow("creating node " + node);
         try {
+            Eventually.await("node " + node + " to be Ready", TIMEOUT,
+                    () -> isTrue(api.get("/api/v1/nodes/" + node).orThrow("reading node " + node).path("status"), "Ready"));
+            String path = podsPath(namespace);
+            ObjectNode pinned = pod("pinned");
+            ((ObjectNode) pinned.path("spec")).putObject("nodeSelector").put("kubernetes.io/hostname", node);
             api.post(path, pinned).orThrow("creating pod pinned");
 
             JsonNode scheduled = Eventually.await("pod pinned to be found unschedulable", TIMEOUT,
@@ -92,11 +106,17 @@ class PodsOnNodesIT {
             JsonNode pod = api.get(path + "/pinned").orThrow("reading pod pinned");
             assertThat(pod.path("spec").path("nodeName").asString("")).isEmpty();
             assertThat(pod.path("status").path("phase").asString()).isEqualTo("Pending");
-        } finally {
+
             setUnschedulable(node, false);
+
+            JsonNode running = Eventually.await("pod pinned to be Ready once " + node + " is uncordoned", TIMEOUT,
+                    () -> api.get(path + "/pinned").orThrow("reading pod pinned"), p -> isTrue(p.path("status"), "Ready"));
+            assertThat(running.path("spec").path("nodeName").asString()).isEqualTo(node);
+            api.delete(path + "/pinned").orThrow("deleting pod pinned");
+            Eventually.await("pod pinned to be gone", TIMEOUT, () -> api.get(path + "/pinned").status() == 404);
+        } finally {
+            api.delete("/api/v1/nodes/" + node);
         }
-        Eventually.await("pod pinned to be Ready on " + node + " once it is uncordoned", TIMEOUT,
-                () -> isTrue(api.get(path + "/pinned").orThrow("reading pod pinned").path("status"), "Ready"));
     }
 
     private static void setUnschedulable(String node, boolean unschedulable) {

@@ -18,6 +18,7 @@ import dev.operatorstarter.event.EventType;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
@@ -36,14 +37,16 @@ import org.springframework.beans.factory.annotation.Autowired;
  * Brings each {@link StaticSite} to life: applies its ConfigMap, Deployment and Service (server-side
  * apply, owned through controller references, so the garbage collector deletes them with the
  * site), publishes its address in the {@link SiteIndex}, and reports {@code Ready} and
- * {@code Progressing} conditions with the generation they describe. Its finalizer removes the
+ * {@code Progressing} conditions with the generation they describe. A site is Ready once its
+ * Deployment has rolled out the current content and as many of its web-server Pods as it asks for
+ * are Ready, as the Pod cache shows them ({@link SitePods}), as on any cluster. Its finalizer removes the
  * site's index entry before the site goes, which owner references cannot do across namespaces.
  *
  * <p>Every step is idempotent, so a reconcile may run any number of times: the applies change
  * nothing when nothing changed, and status and Events are written only on a change.
  */
-@Reconciler(owns = {ConfigMap.class, Deployment.class, Service.class}, finalizer = StaticSiteReconciler.FINALIZER,
-        generationChanged = true)
+@Reconciler(owns = {ConfigMap.class, Deployment.class, Service.class}, watches = SitePods.class,
+        finalizer = StaticSiteReconciler.FINALIZER, generationChanged = true)
 public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Cleaner<StaticSite> {
 
     /** Held by every site until its index entry is removed. */
@@ -52,6 +55,7 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
     private static final Logger log = LoggerFactory.getLogger(StaticSiteReconciler.class);
 
     private final Lister<StaticSite> sites;
+    private final Lister<Pod> pods;
     private final KubernetesClient client;
     private final EventRecorder events;
     private final SiteIndex index;
@@ -66,10 +70,10 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
      *        status is written (it is built from this bean, so it cannot be a plain constructor argument)
      */
     @Autowired
-    public StaticSiteReconciler(Lister<StaticSite> sites, Lister<ConfigMap> configMaps, KubernetesClient client,
-            EventRecorder events, SampleProperties properties, ObjectProvider<Clock> clock,
+    public StaticSiteReconciler(Lister<StaticSite> sites, Lister<ConfigMap> configMaps, Lister<Pod> pods,
+            KubernetesClient client, EventRecorder events, SampleProperties properties, ObjectProvider<Clock> clock,
             ObjectProvider<Controller<StaticSite>> controller) {
-        this(sites, configMaps, client, events, properties, clock.getIfAvailable(Clock::systemUTC),
+        this(sites, configMaps, pods, client, events, properties, clock.getIfAvailable(Clock::systemUTC),
                 () -> controller.getObject().tracked(client.resources(StaticSite.class)));
     }
 
@@ -79,10 +83,11 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
      * @param statuses where the site's status is written: the controller's tracked client, so the next
      *        reconcile waits until the cache shows the status it wrote
      */
-    public StaticSiteReconciler(Lister<StaticSite> sites, Lister<ConfigMap> configMaps, KubernetesClient client,
-            EventRecorder events, SampleProperties properties, Clock clock,
+    public StaticSiteReconciler(Lister<StaticSite> sites, Lister<ConfigMap> configMaps, Lister<Pod> pods,
+            KubernetesClient client, EventRecorder events, SampleProperties properties, Clock clock,
             Supplier<ResourceClient<StaticSite>> statuses) {
         this.sites = sites;
+        this.pods = pods;
         this.client = client;
         this.statuses = statuses;
         this.events = events;
@@ -115,7 +120,7 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
         String url = SiteResources.url(site);
         index.publish(site, url);
         updateStatus(site, deployment, url);
-        return ReconcileResult.done(); // the Deployment's status changes reconcile the site again
+        return ReconcileResult.done(); // changes of the Deployment's status and of its Pods reconcile the site again
     }
 
     @Override
@@ -128,7 +133,7 @@ public class StaticSiteReconciler implements ReconcileHandler<StaticSite>, Clean
         long generation = Objects.requireNonNullElse(site.getMetadata().getGeneration(), 0L);
         int wanted = site.getSpec().replicas();
         DeploymentStatus rollout = deployment.getStatus();
-        int available = rollout == null ? 0 : Objects.requireNonNullElse(rollout.getAvailableReplicas(), 0);
+        int available = SitePods.ready(pods, site);
         boolean rolledOut = rollout != null && rollout.getObservedGeneration() != null
                 && rollout.getObservedGeneration() >= Objects.requireNonNullElse(deployment.getMetadata().getGeneration(), 0L)
                 && Objects.requireNonNullElse(rollout.getUpdatedReplicas(), 0) == wanted

@@ -143,6 +143,7 @@ class ChartRbacIT {
         Lease lease = admin.coordinationV1().leases().inNamespace(namespace.name()).get(fullname + "-leader");
         assertThat(lease.getSpec().getHolderIdentity()).isNotBlank();
 
+        WebServerPods.runReady(admin, namespace.name(), deployment, 1);
         admin.appsV1().deployments().inNamespace(namespace.name()).patchStatus("charted", PatchType.MERGE,
                 Map.of("status", Map.of("observedGeneration", deployment.getMetadata().getGeneration(), "replicas", 1,
                         "updatedReplicas", 1, "readyReplicas", 1, "availableReplicas", 1)), PatchOptions.none());

@@ -37,6 +37,7 @@ class ChartTest {
     /** What StaticSiteReconciler, its informers, the event recorder and the finalizer use, in any namespace. */
     static final List<String> OPERATOR_PERMISSIONS = List.of(
             "/configmaps:create", "/configmaps:get", "/configmaps:list", "/configmaps:patch", "/configmaps:watch",
+            "/pods:get", "/pods:list", "/pods:watch",
             "/services:create", "/services:get", "/services:list", "/services:patch", "/services:watch",
             "apps/deployments:create", "apps/deployments:get", "apps/deployments:list", "apps/deployments:patch",
             "apps/deployments:watch",

@@ -334,8 +334,9 @@ class StaticSiteOperatorIT {
         assertThat(metadata.getLabels()).containsEntry(SiteResources.INSTANCE_LABEL, owner.getMetadata().getName());
     }
 
-    /** Writes what the deployment controller and kubelets would: every replica updated and available. */
+    /** Writes what the deployment controller and kubelets would: every replica updated and available, its Pods Ready. */
     private void rollOut(TestNamespace namespace, Deployment deployment, int replicas) {
+        WebServerPods.runReady(client, namespace.name(), deployment, replicas);
         client.appsV1().deployments().inNamespace(namespace.name()).patchStatus(deployment.getMetadata().getName(),
                 PatchType.MERGE, Map.of("status", Map.of("observedGeneration", deployment.getMetadata().getGeneration(),
                         "replicas", replicas, "updatedReplicas", replicas, "readyReplicas", replicas,

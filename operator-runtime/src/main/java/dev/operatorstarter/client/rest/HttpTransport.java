@@ -7,6 +7,7 @@ import io.micrometer.observation.Observation;
 import io.netty.channel.ChannelOption;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -61,6 +62,9 @@ final class HttpTransport implements AutoCloseable {
     private final @Nullable TokenBucket bucket;
     private final StatusTranslator errors;
     private final RetryPolicy retryPolicy;
+    /** The HTTP client under the WebClient (TLS, proxy, timeouts), for WebSockets, which WebClient does not open. */
+    private final HttpClient http;
+    private final Authenticator authenticator;
 
     HttpTransport(ClientConfig config, ClientOptions options) {
         this.config = config;
@@ -103,7 +107,9 @@ final class HttpTransport implements AutoCloseable {
                 }
             });
         }
+        this.http = http;
         Authenticator authenticator = Authenticator.of(config, options, keys);
+        this.authenticator = authenticator;
         RateLimit limit = options.rateLimit();
         this.bucket = limit == null ? null : new TokenBucket(limit.qps(), limit.burst(), options.timeSource());
         WebClient.Builder builder = WebClient.builder()
@@ -199,6 +205,19 @@ final class HttpTransport implements AutoCloseable {
             Duration wait = bucket.reserve();
             return wait.isZero() ? Mono.empty() : Mono.delay(wait).doOnCancel(bucket::refund).then();
         });
+    }
+
+    /**
+     * Opens a WebSocket offering {@code subprotocols}: waits for a token like any request, then
+     * connects with the client's TLS, proxy and credentials within the request timeout (or the
+     * request's deadline). Not retried. Refusals are the usual {@link ApiException}s.
+     */
+    Mono<WebSocket> webSocket(RequestSpec spec, List<String> subprotocols) {
+        Duration timeout = spec.deadline() != null ? spec.deadline() : options.requestTimeout();
+        return throttle().then(authenticator.authorization())
+                .flatMap(header -> WebSocketUpgrade.open(http, spec, subprotocols, header, options))
+                .timeout(timeout)
+                .onErrorMap(e -> errors.translate(e, spec));
     }
 
     private WebClient.RequestHeadersSpec<?> prepare(RequestSpec spec) {

@@ -242,6 +242,20 @@ public final class Request {
     }
 
     /**
+     * Opens a WebSocket to this request's URL (a GET upgraded), offering {@code subprotocols} in
+     * order of preference; see {@link WebSocket#subprotocol()} for the server's choice. The handshake
+     * waits for a rate-limiter token, is not retried, and must finish within the request timeout (or
+     * this request's {@link #deadline}); a refusal is the {@link ApiException} of the server's Status.
+     * Nothing happens until subscribed; cancelling before the handshake ends abandons it.
+     */
+    public Mono<WebSocket> webSocket(String... subprotocols) {
+        if (method != HttpMethod.GET) {
+            throw new IllegalStateException("a WebSocket is opened with GET, not " + method.name());
+        }
+        return transport.webSocket(spec(), List.of(subprotocols));
+    }
+
+    /**
      * The most this request's response body may take: a collection's (a list, or a DELETE of a
      * collection, which answers with one) may be as large as the cluster, one object's not.
      */

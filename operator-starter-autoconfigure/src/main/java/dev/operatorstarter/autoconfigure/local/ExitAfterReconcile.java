@@ -23,9 +23,10 @@ import org.springframework.context.event.ContextClosedEvent;
 
 /**
  * Ends a local run once the operator has shown that it works: when every controller has finished
- * one reconcile without failing, the application is closed and the process exits with status 0;
- * when the deadline passes first, or the operator runs no controller, it exits with status 1 and
- * the log names each controller still waiting and what it is doing. A smoke check for a build,
+ * one reconcile without failing and every {@link LocalRunCheck} bean passes, the application is
+ * closed and the process exits with status 0; when the deadline passes first, or the operator runs
+ * no controller, it exits with status 1 and the log names each controller still waiting and what
+ * it is doing, and each check that has not passed. A smoke check for a build,
  * switched on by {@value #PROPERTY}; the deadline, {@value #DEADLINE_PROPERTY}, counts from the
  * moment the application is ready.
  *
@@ -43,12 +44,14 @@ final class ExitAfterReconcile implements ApplicationListener<ApplicationEvent> 
     /** How long the run may wait for those reconciles, from the moment the application is ready; default 3 minutes. */
     static final String DEADLINE_PROPERTY = "operator.local.exit-deadline";
 
-    static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(3);
+    /** Five minutes: on a fresh machine the local nodes' binaries (kube-scheduler, KWOK) build meanwhile. */
+    static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
 
     private static final Logger log = LoggerFactory.getLogger(ExitAfterReconcile.class);
     private static final Duration POLL = Duration.ofMillis(100);
 
     private final Supplier<Manager> manager;
+    private final Supplier<List<LocalRunCheck>> runChecks;
     private final Duration deadline;
     private final IntConsumer exit;
     private final AtomicBoolean exiting = new AtomicBoolean();
@@ -56,13 +59,16 @@ final class ExitAfterReconcile implements ApplicationListener<ApplicationEvent> 
 
     /**
      * @param manager the operator's manager, looked up once the application is ready
+     * @param checks the application's further conditions, looked up once the application is ready
      * @param exit ends the process with the status it is given ({@code System::exit} outside tests)
      */
-    ExitAfterReconcile(Supplier<Manager> manager, Duration deadline, IntConsumer exit) {
+    ExitAfterReconcile(Supplier<Manager> manager, Supplier<List<LocalRunCheck>> checks, Duration deadline,
+            IntConsumer exit) {
         if (deadline.isNegative() || deadline.isZero()) {
             throw new IllegalArgumentException(DEADLINE_PROPERTY + " must be positive, was " + deadline);
         }
         this.manager = manager;
+        this.runChecks = checks;
         this.deadline = deadline;
         this.exit = exit;
     }
@@ -81,26 +87,35 @@ final class ExitAfterReconcile implements ApplicationListener<ApplicationEvent> 
 
     private void start(ConfigurableApplicationContext context) {
         Manager operator = manager.get();
+        List<LocalRunCheck> conditions = List.copyOf(runChecks.get());
         long until = System.nanoTime() + deadline.toNanos();
         ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(
                 runnable -> new Thread(runnable, "local-exit-after-reconcile"));
         poller = checks;
-        log.info("{}=true: the run ends once every controller has reconciled without failing, or fails after {}",
-                PROPERTY, deadline);
+        log.info("{}=true: the run ends once every controller has reconciled without failing{}, or fails after {}",
+                PROPERTY, conditions.isEmpty() ? "" : " and " + describe(conditions), deadline);
         checks.scheduleWithFixedDelay(() -> {
             List<ControllerStatus> controllers = operator.controllers();
             List<ControllerStatus> waiting = controllers.stream()
                     .filter(controller -> controller.reconciles() - controller.failedReconciles() < 1).toList();
-            if (controllers.isEmpty() || !waiting.isEmpty() && System.nanoTime() - until >= 0) {
+            List<LocalRunCheck> unmet = waiting.isEmpty()
+                    ? conditions.stream().filter(check -> !check.passed()).toList() : conditions;
+            boolean late = System.nanoTime() - until >= 0;
+            if (controllers.isEmpty() || !waiting.isEmpty() && late) {
                 log.error("No successful reconcile within {} ({}): {}", deadline, DEADLINE_PROPERTY,
                         controllers.isEmpty() ? "the operator runs no controller (no @Reconciler bean?)"
                                 : waiting.stream().map(ExitAfterReconcile::describe).collect(Collectors.joining("; ")));
                 end(context, checks, 1);
-            } else if (waiting.isEmpty()) {
-                log.info("Every controller reconciled ({}); stopping as {} asks", controllers.stream()
+            } else if (waiting.isEmpty() && !unmet.isEmpty() && late) {
+                log.error("Every controller reconciled, but not {} within {} ({})", describe(unmet), deadline,
+                        DEADLINE_PROPERTY);
+                end(context, checks, 1);
+            } else if (waiting.isEmpty() && unmet.isEmpty()) {
+                log.info("Every controller reconciled ({}){}; stopping as {} asks", controllers.stream()
                         .map(controller -> controller.name() + ": " + controller.reconciles() + " reconciles, "
                                 + controller.failedReconciles() + " failed")
-                        .collect(Collectors.joining("; ")), PROPERTY);
+                        .collect(Collectors.joining("; ")),
+                        conditions.isEmpty() ? "" : ", and " + describe(conditions) + ": done", PROPERTY);
                 end(context, checks, 0);
             }
         }, 0, POLL.toMillis(), TimeUnit.MILLISECONDS);
@@ -111,6 +126,10 @@ final class ExitAfterReconcile implements ApplicationListener<ApplicationEvent> 
         exiting.set(true);
         checks.shutdown();
         exit.accept(SpringApplication.exit(context, () -> status));
+    }
+
+    private static String describe(List<LocalRunCheck> checks) {
+        return checks.stream().map(LocalRunCheck::description).collect(Collectors.joining(", "));
     }
 
     /** What a controller that has not reconciled is doing, for the failure's message. */

@@ -46,9 +46,14 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * generated CA, CRD conversions included, and removed when the application stops; the log lists
  * what was registered. Without it the developer would write those configurations by hand.
  *
+ * <p>Pods run: the server gets {@value #NODES_PROPERTY} nodes (default 1), on the local backend
+ * KWOK's fake nodes, with kube-scheduler and the workload controllers, so Deployments become
+ * available as on a cluster.
+ *
  * <p>With {@value #EXIT_AFTER_RECONCILE_PROPERTY}{@code =true} the run ends by itself once every
- * controller has reconciled without failing, and fails when none has within
- * {@value #EXIT_DEADLINE_PROPERTY}: a build's check that the operator runs.
+ * controller has reconciled without failing and every {@link LocalRunCheck} bean passes, and fails
+ * when that has not happened within {@value #EXIT_DEADLINE_PROPERTY}: a build's check that the
+ * operator runs.
  *
  * <p>On Ctrl-C the operator stops first (its Lease released, its informers stopped, its webhook
  * configurations removed) and the server after, once the application context has closed; the
@@ -77,22 +82,33 @@ public class LocalKubernetes {
     public static final String KUBECONFIG_PROPERTY = "operator.local.kubeconfig";
 
     /**
-     * When true, the run ends once every controller has finished one reconcile without failing
-     * (exit status 0), or after {@value #EXIT_DEADLINE_PROPERTY} with status 1; default false. For a
-     * build that checks the local run works.
+     * When true, the run ends once every controller has finished one reconcile without failing and
+     * every {@link LocalRunCheck} bean passes (exit status 0), or after {@value #EXIT_DEADLINE_PROPERTY}
+     * with status 1; default false. For a build that checks the local run works.
      */
     public static final String EXIT_AFTER_RECONCILE_PROPERTY = ExitAfterReconcile.PROPERTY;
 
-    /** How long {@value #EXIT_AFTER_RECONCILE_PROPERTY} waits, from the moment the application is ready; default 3 minutes. */
+    /** How long {@value #EXIT_AFTER_RECONCILE_PROPERTY} waits, from the moment the application is ready; default 5 minutes. */
     public static final String EXIT_DEADLINE_PROPERTY = ExitAfterReconcile.DEADLINE_PROPERTY;
+
+    /**
+     * How many nodes Pods run on; default 1. On the local backend they are KWOK's fake nodes, with
+     * kube-scheduler and the workload controllers beside them ({@code KubernetesCluster.ensureNodes}),
+     * added in the background while the operator starts: on a fresh machine kube-scheduler and KWOK
+     * are built first (about 2 minutes on 2 cores), and until then Pods stay Pending. 0 for none (and
+     * no build). K3s and an existing cluster run Pods on their own nodes whatever this says.
+     */
+    public static final String NODES_PROPERTY = "operator.local.nodes";
 
     private static final Logger log = LoggerFactory.getLogger(LocalKubernetes.class);
 
     @Bean
     @ConditionalOnBooleanProperty(EXIT_AFTER_RECONCILE_PROPERTY)
-    static ExitAfterReconcile localKubernetesExitAfterReconcile(ObjectProvider<Manager> manager, Environment environment) {
-        return new ExitAfterReconcile(manager::getObject, environment.getProperty(EXIT_DEADLINE_PROPERTY, Duration.class,
-                ExitAfterReconcile.DEFAULT_DEADLINE), System::exit);
+    static ExitAfterReconcile localKubernetesExitAfterReconcile(ObjectProvider<Manager> manager,
+            ObjectProvider<LocalRunCheck> checks, Environment environment) {
+        return new ExitAfterReconcile(manager::getObject, () -> checks.orderedStream().toList(),
+                environment.getProperty(EXIT_DEADLINE_PROPERTY, Duration.class, ExitAfterReconcile.DEFAULT_DEADLINE),
+                System::exit);
     }
 
     /**
@@ -120,6 +136,7 @@ public class LocalKubernetes {
         for (String crd : crds) {
             KubernetesClusters.installCrds(crd, loader);
         }
+        addNodes(cluster, environment.getProperty(NODES_PROPERTY, Integer.class, 1));
         Path kubeconfig = cluster.connection().kubeconfig().toAbsolutePath();
         String copy = environment.getProperty(KUBECONFIG_PROPERTY);
         Path forKubectl = copy == null || copy.isBlank() ? kubeconfig : copyKubeconfig(cluster.connection(), Path.of(copy));
@@ -130,6 +147,26 @@ public class LocalKubernetes {
                 webhooks(environment), forKubectl);
         ClientConfig config = KubeconfigLoader.load(kubeconfig, null);
         return () -> config;
+    }
+
+    /** Adds {@code count} nodes to the cluster on a thread of its own, so the operator starts meanwhile. */
+    static void addNodes(KubernetesCluster cluster, int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException(NODES_PROPERTY + " must not be negative, was " + count);
+        }
+        if (count == 0) {
+            return;
+        }
+        Thread nodes = new Thread(() -> {
+            try {
+                List<String> names = cluster.ensureNodes(count);
+                log.info("Pods run on {} ({}={})", names, NODES_PROPERTY, count);
+            } catch (RuntimeException e) {
+                log.warn("The local cluster's nodes did not start, so Pods stay Pending: {}", e.getMessage(), e);
+            }
+        }, "local-kubernetes-nodes");
+        nodes.setDaemon(true);
+        nodes.start();
     }
 
     /** What happens to the application's webhooks, for the log. */

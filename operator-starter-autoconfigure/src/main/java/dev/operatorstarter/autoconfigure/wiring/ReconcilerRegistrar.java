@@ -21,8 +21,6 @@ import org.springframework.beans.factory.BeanDefinitionStoreException;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
-import org.springframework.beans.factory.support.InstanceSupplier;
-import org.springframework.beans.factory.support.RegisteredBean;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.context.ResourceLoaderAware;
@@ -75,10 +73,52 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
         if (!(beanFactory instanceof BeanDefinitionRegistry registry)) {
             throw new IllegalStateException("@Reconciler beans need a bean factory that accepts bean definitions");
         }
-        List<ReconcilerDefinition> definitions = new ArrayList<>();
-        Map<String, String> controllerNames = new HashMap<>();
+        if (registry.containsBeanDefinition(DEFINITIONS_BEAN)) {
+            return; // registered already: by Spring AOT's generated code, which keeps what this made at build time
+        }
+        List<ReconcilerDefinition> definitions = definitions(beanFactory).all();
+        new OverlookedReconcilers(beanFactory, definitions).report(environment, resourceLoader);
         Set<Class<? extends HasMetadata>> full = new LinkedHashSet<>();
         Set<Class<? extends HasMetadata>> metadata = new LinkedHashSet<>();
+        for (ReconcilerDefinition definition : definitions) {
+            RootBeanDefinition controller = bean(Controller.class, definition.resource(), "controller",
+                    definition.beanName());
+            controller.setDependsOn(definition.beanName());
+            controller.setLazyInit(false); // builds the reconciler bean at start-up, even with lazy initialization
+            register(registry, definition.beanName() + "Controller", definition.beanName() + ".controller", controller);
+            full.addAll(definition.informedResources());
+            metadata.addAll(definition.metadataResources());
+        }
+        RootBeanDefinition all = new RootBeanDefinition(ReconcilerRegistrar.class);
+        all.setFactoryMethodName("definitions");
+        all.setAutowireMode(RootBeanDefinition.AUTOWIRE_CONSTRUCTOR);
+        registry.registerBeanDefinition(DEFINITIONS_BEAN, all);
+        for (Class<? extends HasMetadata> type : full) {
+            if (beanFactory.getBeanNamesForType(ResolvableType.forClassWithGenerics(Lister.class, type), true, false)
+                    .length == 0) {
+                register(registry, beanName(type, "Lister"), type.getName() + ".lister", bean(Lister.class, type,
+                        "lister", type));
+            }
+        }
+        for (Class<? extends HasMetadata> type : metadata) {
+            String name = beanName(type, "MetadataLister"); // another resource's of the same simple name: the fallback
+            name = registry.containsBeanDefinition(name) && registry.getBeanDefinition(name).hasAttribute(METADATA_LISTER)
+                    ? type.getName() + ".metadataLister" : name;
+            if (!registry.containsBeanDefinition(name)) { // else the application's
+                RootBeanDefinition lister = bean(Lister.class, PartialObjectMetadata.class, "metadataLister", type);
+                lister.setAttribute(METADATA_LISTER, type);
+                registry.registerBeanDefinition(name, lister);
+            }
+        }
+    }
+
+    /**
+     * The {@code @Reconciler} beans of {@code beanFactory}; read again when the bean is made, so that
+     * an application Spring AOT processed (whose bean definitions are generated code) has them too.
+     */
+    static ReconcilerDefinitions definitions(ConfigurableListableBeanFactory beanFactory) {
+        List<ReconcilerDefinition> definitions = new ArrayList<>();
+        Map<String, String> controllerNames = new HashMap<>();
         for (String beanName : beanFactory.getBeanDefinitionNames()) {
             // allowFactoryBeanInit=false: a post-processor must not create beans before their time
             Reconciler annotation = beanFactory.findAnnotationOnBean(beanName, Reconciler.class, false);
@@ -93,37 +133,23 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
                         + "unique names); set @Reconciler(name = ...) on one of them");
             }
             definitions.add(definition);
-            full.addAll(definition.informedResources());
-            metadata.addAll(definition.metadataResources());
         }
-        new OverlookedReconcilers(beanFactory, definitions).report(environment, resourceLoader);
-        for (ReconcilerDefinition definition : definitions) {
-            RootBeanDefinition controller = bean(Controller.class, definition.resource(), registered -> registered
-                    .getBeanFactory().getBean(ReconcilerControllers.class).controller(definition.beanName()));
-            controller.setDependsOn(definition.beanName());
-            controller.setLazyInit(false); // builds the reconciler bean at start-up, even with lazy initialization
-            register(registry, definition.beanName() + "Controller", definition.beanName() + ".controller", controller);
-        }
-        ReconcilerDefinitions all = new ReconcilerDefinitions(definitions);
-        registry.registerBeanDefinition(DEFINITIONS_BEAN, new RootBeanDefinition(ReconcilerDefinitions.class, () -> all));
-        for (Class<? extends HasMetadata> type : full) {
-            if (beanFactory.getBeanNamesForType(ResolvableType.forClassWithGenerics(Lister.class, type), true, false)
-                    .length == 0) {
-                register(registry, beanName(type, "Lister"), type.getName() + ".lister", bean(Lister.class, type,
-                        registered -> registered.getBeanFactory().getBean(Manager.class).lister(type)));
-            }
-        }
-        for (Class<? extends HasMetadata> type : metadata) {
-            String name = beanName(type, "MetadataLister"); // another resource's of the same simple name: the fallback
-            name = registry.containsBeanDefinition(name) && registry.getBeanDefinition(name).hasAttribute(METADATA_LISTER)
-                    ? type.getName() + ".metadataLister" : name;
-            if (!registry.containsBeanDefinition(name)) { // else the application's
-                RootBeanDefinition lister = bean(Lister.class, PartialObjectMetadata.class,
-                        registered -> registered.getBeanFactory().getBean(Manager.class).metadataLister(type));
-                lister.setAttribute(METADATA_LISTER, type);
-                registry.registerBeanDefinition(name, lister);
-            }
-        }
+        return new ReconcilerDefinitions(definitions);
+    }
+
+    /** The controller bean of the reconciler bean {@code beanName}. */
+    static Controller<?> controller(ReconcilerControllers controllers, String beanName) {
+        return controllers.controller(beanName);
+    }
+
+    /** The lister bean of {@code type}: it looks its caches up at each read. */
+    static Lister<?> lister(Manager manager, Class<? extends HasMetadata> type) {
+        return manager.lister(type);
+    }
+
+    /** The metadata lister bean of {@code type}. */
+    static Lister<PartialObjectMetadata> metadataLister(Manager manager, Class<? extends HasMetadata> type) {
+        return manager.metadataLister(type);
     }
 
     private static ReconcilerDefinition define(ConfigurableListableBeanFactory beanFactory, String beanName,
@@ -137,11 +163,17 @@ final class ReconcilerRegistrar implements BeanFactoryPostProcessor, Environment
                 declaredOn);
     }
 
-    /** A bean of type {@code raw<generic>} that {@code supplier} makes (listers look their caches up at each read). */
-    private static RootBeanDefinition bean(Class<?> raw, Class<?> generic, InstanceSupplier<?> supplier) {
-        RootBeanDefinition bean = new RootBeanDefinition(raw);
+    /**
+     * A bean of type {@code raw<generic>} made by this class's static {@code factoryMethod}, given
+     * {@code argument} and an autowired first argument: a factory method, not an instance supplier,
+     * so that Spring AOT can write the bean definition as code.
+     */
+    private static RootBeanDefinition bean(Class<?> raw, Class<?> generic, String factoryMethod, Object argument) {
+        RootBeanDefinition bean = new RootBeanDefinition(ReconcilerRegistrar.class);
+        bean.setFactoryMethodName(factoryMethod);
         bean.setTargetType(ResolvableType.forClassWithGenerics(raw, generic));
-        bean.setInstanceSupplier(supplier);
+        bean.setAutowireMode(RootBeanDefinition.AUTOWIRE_CONSTRUCTOR);
+        bean.getConstructorArgumentValues().addIndexedArgumentValue(1, argument);
         return bean;
     }
 

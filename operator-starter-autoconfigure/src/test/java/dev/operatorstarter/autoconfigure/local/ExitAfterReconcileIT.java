@@ -40,9 +40,59 @@ class ExitAfterReconcileIT {
 
         @Bean
         static ExitAfterReconcile recordedExitAfterReconcile(ObjectProvider<Manager> manager,
-                org.springframework.core.env.Environment environment) {
-            return new ExitAfterReconcile(manager::getObject, environment.getRequiredProperty(
-                    ExitAfterReconcile.DEADLINE_PROPERTY, Duration.class), EXITS::add);
+                ObjectProvider<LocalRunCheck> checks, org.springframework.core.env.Environment environment) {
+            return new ExitAfterReconcile(manager::getObject, () -> checks.orderedStream().toList(),
+                    environment.getRequiredProperty(ExitAfterReconcile.DEADLINE_PROPERTY, Duration.class), EXITS::add);
+        }
+    }
+
+    /** Whether {@link TheFlag}'s check passes. */
+    static final java.util.concurrent.atomic.AtomicBoolean FLAG = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** A {@link LocalRunCheck} bean that passes while {@link #FLAG} is set. */
+    static class TheFlag {
+
+        @Bean
+        LocalRunCheck theFlag() {
+            return new LocalRunCheck() {
+                @Override
+                public String description() {
+                    return "the flag to be set";
+                }
+
+                @Override
+                public boolean passed() {
+                    return FLAG.get();
+                }
+            };
+        }
+    }
+
+    @Test
+    void theRunWaitsForItsChecksAfterTheReconcilesAndFailsNamingTheOneThatDidNotPass(ClusterConnection connection,
+            TestNamespace namespace, CapturedOutput output) throws InterruptedException {
+        EXITS.clear();
+        FLAG.set(false);
+        try (KubernetesClient admin = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null))) {
+            admin.resources(Widget.class).inNamespace(namespace.name()).create(Widget.named("first", "blue"));
+        }
+        try (ConfigurableApplicationContext context = run(namespace, "5s", TheFlag.class)) {
+            assertThat(EXITS.poll(60, TimeUnit.SECONDS)).isEqualTo(1);
+            assertThat(output).contains("Every controller reconciled, but not the flag to be set within PT5S");
+        }
+    }
+
+    @Test
+    void theRunEndsWithStatusZeroOnceTheReconcilesAreDoneAndItsChecksPass(ClusterConnection connection,
+            TestNamespace namespace, CapturedOutput output) throws InterruptedException {
+        EXITS.clear();
+        FLAG.set(true);
+        try (KubernetesClient admin = KubernetesClient.create(KubeconfigLoader.load(connection.kubeconfig(), null))) {
+            admin.resources(Widget.class).inNamespace(namespace.name()).create(Widget.named("first", "blue"));
+        }
+        try (ConfigurableApplicationContext context = run(namespace, "60s", TheFlag.class)) {
+            assertThat(EXITS.poll(60, TimeUnit.SECONDS)).isEqualTo(0);
+            assertThat(output).contains(", and the flag to be set: done; stopping as");
         }
     }
 
@@ -70,11 +120,15 @@ class ExitAfterReconcileIT {
         }
     }
 
-    private static ConfigurableApplicationContext run(TestNamespace namespace, String deadline) {
+    private static ConfigurableApplicationContext run(TestNamespace namespace, String deadline, Class<?>... more) {
+        Class<?>[] sources = new Class<?>[more.length + 2];
+        sources[0] = LocalKubernetes.class;
+        sources[1] = RecordedExit.class;
+        System.arraycopy(more, 0, sources, 2, more.length);
         return SpringApplication.from(args -> SpringApplication.run(WidgetOperatorApplication.class, args))
-                .with(LocalKubernetes.class, RecordedExit.class)
+                .with(sources)
                 .run("--spring.main.web-application-type=none", "--spring.application.name=exit-after-reconcile",
-                        "--operator.leader-election.enabled=false",
+                        "--operator.leader-election.enabled=false", "--" + LocalKubernetes.NODES_PROPERTY + "=0",
                         "--operator.informers.namespaces=" + namespace.name(),
                         "--" + ExitAfterReconcile.DEADLINE_PROPERTY + "=" + deadline)
                 .getApplicationContext();

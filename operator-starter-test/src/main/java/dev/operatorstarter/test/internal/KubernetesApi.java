@@ -59,6 +59,19 @@ public final class KubernetesApi {
             return status >= 200 && status < 300;
         }
 
+        /** Whether the object answered has the status condition {@code type} at {@code "True"}. */
+        public boolean hasTrueCondition(String type) {
+            if (!isSuccess() || body == null) {
+                return false;
+            }
+            for (JsonNode condition : body.path("status").path("conditions")) {
+                if (type.equals(condition.path("type").asString("")) && "True".equals(condition.path("status").asString(""))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         /** The body, or an exception naming the request's outcome when the status is not 2xx. */
         public JsonNode orThrow(String what) {
             if (!isSuccess() || body == null) {

@@ -73,16 +73,8 @@ final class KubeControllerManager {
     }
 
     private static List<String> arguments(RunLayout layout, int port, String controllers) {
-        return List.of(
-                "--kubeconfig=" + layout.controllerManagerKubeconfig,
-                "--authentication-kubeconfig=" + layout.controllerManagerKubeconfig,
-                "--authorization-kubeconfig=" + layout.controllerManagerKubeconfig,
-                "--bind-address=127.0.0.1",
-                "--secure-port=" + port,
-                "--tls-cert-file=" + layout.servingCert,
-                "--tls-private-key-file=" + layout.servingKey,
-                "--controllers=" + controllers,
-                "--leader-elect=false",
-                "--profiling=false");
+        List<String> arguments = new ArrayList<>(layout.componentFlags(port));
+        arguments.addAll(List.of("--controllers=" + controllers, "--leader-elect=false", "--profiling=false"));
+        return arguments;
     }
 }

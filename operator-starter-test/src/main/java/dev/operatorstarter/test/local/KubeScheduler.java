@@ -1,5 +1,6 @@
 package dev.operatorstarter.test.local;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** kube-scheduler as the local API server runs it with nodes: its command line. */
@@ -15,15 +16,8 @@ final class KubeScheduler {
      * {@code spec.unschedulable}, node selectors, affinity, taints and resource requests are honoured.
      */
     static List<String> arguments(RunLayout layout, int port) {
-        return List.of(
-                "--kubeconfig=" + layout.controllerManagerKubeconfig,
-                "--authentication-kubeconfig=" + layout.controllerManagerKubeconfig,
-                "--authorization-kubeconfig=" + layout.controllerManagerKubeconfig,
-                "--bind-address=127.0.0.1",
-                "--secure-port=" + port,
-                "--tls-cert-file=" + layout.servingCert,
-                "--tls-private-key-file=" + layout.servingKey,
-                "--leader-elect=false",
-                "--profiling=false");
+        List<String> arguments = new ArrayList<>(layout.componentFlags(port));
+        arguments.addAll(List.of("--leader-elect=false", "--profiling=false"));
+        return arguments;
     }
 }

@@ -18,10 +18,12 @@ import java.util.concurrent.CountDownLatch;
  * for trying an operator against a real API server without a cluster.
  *
  * <pre>
- * usage: LocalApiServerMain [--kubeconfig FILE | --build-only[=BINARY,...]] [--output FILE]
+ * usage: LocalApiServerMain [--kubeconfig FILE] [--nodes N] | --build-only[=BINARY,...]] [--output FILE]
  *   --kubeconfig FILE   also copy the admin kubeconfig to FILE (owner-only permissions)
+ *   --nodes N           make Pods run on N of KWOK's nodes ({@link LocalApiServer#ensureNodes}); default 0
  *   --build-only        only make sure the binaries are in the cache (building what is missing), then exit;
- *                       all three servers, or those named: etcd, kube-apiserver, kube-controller-manager
+ *                       all three servers, or those named: etcd, kube-apiserver, kube-controller-manager,
+ *                       kube-scheduler, kwok (the last two for nodes)
  *   --output FILE       write what it prints and logs to FILE instead of the console
  * </pre>
  *
@@ -37,11 +39,18 @@ public final class LocalApiServerMain {
 
     public static void main(String[] args) throws IOException, InterruptedException {
         Path copyTo = null;
+        int nodes = 0;
         List<Binary> buildOnly = null;
         List<Binary> servers = List.of(Binary.ETCD, Binary.KUBE_APISERVER, Binary.KUBE_CONTROLLER_MANAGER);
         for (int i = 0; i < args.length; i++) {
             if ("--kubeconfig".equals(args[i]) && i + 1 < args.length) {
                 copyTo = Path.of(args[++i]);
+            } else if ("--nodes".equals(args[i]) && i + 1 < args.length) {
+                try {
+                    nodes = Integer.parseInt(args[++i]);
+                } catch (NumberFormatException e) {
+                    usage("--nodes needs a number, was '" + args[i] + "'");
+                }
             } else if ("--build-only".equals(args[i])) {
                 buildOnly = servers;
             } else if ("--output".equals(args[i]) && i + 1 < args.length) {
@@ -54,8 +63,9 @@ public final class LocalApiServerMain {
             } else if (args[i].startsWith("--build-only=")) {
                 buildOnly = new ArrayList<>();
                 for (String name : args[i].substring("--build-only=".length()).split(",")) {
-                    Binary binary = servers.stream().filter(server -> server.fileName().equals(name.strip()))
-                            .findFirst().orElse(null);
+                    Binary binary = List.of(Binary.ETCD, Binary.KUBE_APISERVER, Binary.KUBE_CONTROLLER_MANAGER,
+                            Binary.KUBE_SCHEDULER, Binary.KWOK).stream()
+                            .filter(server -> server.fileName().equals(name.strip())).findFirst().orElse(null);
                     if (binary == null) {
                         usage("no server binary named '" + name + "'");
                     }
@@ -88,6 +98,9 @@ public final class LocalApiServerMain {
         System.out.println("server: " + server.connection().server() + " (Kubernetes " + server.serverVersion()
                 + ", started in " + startMillis + " ms including finding or building the binaries)");
         System.out.println("kubeconfig: " + kubeconfig);
+        if (nodes > 0) {
+            System.out.println("nodes: " + server.ensureNodes(nodes));
+        }
         System.out.println("pids: " + server.processIds());
         System.out.println("Press Ctrl-C to stop.");
         System.out.flush();
@@ -100,8 +113,8 @@ public final class LocalApiServerMain {
     }
 
     private static void usage(String problem) {
-        System.err.println(problem + "\nusage: LocalApiServerMain [--kubeconfig FILE | --build-only[=BINARY,...]] "
-                + "[--output FILE]");
+        System.err.println(problem + "\nusage: LocalApiServerMain [--kubeconfig FILE] [--nodes N] | "
+                + "--build-only[=BINARY,...]] [--output FILE]");
         System.exit(2);
     }
 }

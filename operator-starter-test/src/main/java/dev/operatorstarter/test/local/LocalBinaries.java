@@ -199,7 +199,7 @@ final class LocalBinaries {
         if (cache.verify(entry, file).isEmpty()) {
             return CompletableFuture.completedFuture(entry.resolve(binary.fileName()));
         }
-        GoToolchain go = requireGo();
+        GoToolchain go = requireGo(binary);
         CompletableFuture<Path> built = new CompletableFuture<>();
         after.whenComplete((ignored, failure) -> {
             if (failure != null) {
@@ -260,9 +260,19 @@ final class LocalBinaries {
                 output -> toolchain.build(List.of(Binary.SUPERVISOR), output)).resolve(Binary.SUPERVISOR.fileName()));
     }
 
-    private GoToolchain requireGo() {
+    private GoToolchain requireGo(Binary binary) {
         return new GoToolchain(GoToolchain.locate(environment).orElseThrow(() -> new ClusterStartException(
-                missingGoMessage(cache.root()))), options.buildTimeout());
+                binary == Binary.KUBE_SCHEDULER || binary == Binary.KWOK ? missingGoForNodesMessage(cache.root())
+                        : missingGoMessage(cache.root()))), options.buildTimeout());
+    }
+
+    static String missingGoForNodesMessage(@Nullable Path cacheRoot) {
+        return "Nodes for the local Kubernetes API server need kube-scheduler " + kubernetesVersion() + " and kwok "
+                + GoModule.KWOK.upstreamVersion() + ". They are not in the cache (" + cacheRoot + ") and cannot be "
+                + "built: no 'go' command was found on the PATH, in $GOROOT/bin or in /usr/local/go/bin. Either "
+                + "install Go 1.26 or newer (https://go.dev/doc/install), or put both in the folder named by "
+                + LocalApiServerOptions.BINARY_DIR_ENV + " (or " + LocalApiServerOptions.BINARY_DIR_PROPERTY
+                + "), or ask for no nodes (@KubernetesTest without nodes, operator.local.nodes=0).";
     }
 
     static String missingGoMessage(@Nullable Path cacheRoot) {

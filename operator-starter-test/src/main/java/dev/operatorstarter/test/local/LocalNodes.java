@@ -168,19 +168,8 @@ final class LocalNodes {
             }
         }
         for (String name : names) {
-            Await.condition("KWOK's CRD " + name + " to be Established", timeout, POLL, () -> {
-                KubernetesApi.Response response = api.get(CRD_PATH + "/" + name);
-                if (!response.isSuccess() || response.body() == null) {
-                    return false;
-                }
-                for (JsonNode condition : response.body().path("status").path("conditions")) {
-                    if ("Established".equals(condition.path("type").asString(""))
-                            && "True".equals(condition.path("status").asString(""))) {
-                        return true;
-                    }
-                }
-                return false;
-            });
+            Await.condition("KWOK's CRD " + name + " to be Established", timeout, POLL,
+                    () -> api.get(CRD_PATH + "/" + name).hasTrueCondition("Established"));
         }
     }
 }

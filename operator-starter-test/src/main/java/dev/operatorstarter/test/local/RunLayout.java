@@ -106,4 +106,19 @@ final class RunLayout {
             throw new IllegalStateException("cannot read the etcd client certificate: " + e.getMessage(), e);
         }
     }
+
+    /**
+     * The flags kube-controller-manager and kube-scheduler share: the controller manager's
+     * credentials, and the health endpoint on {@code 127.0.0.1:port} with the run's serving certificate.
+     */
+    List<String> componentFlags(int port) {
+        return List.of(
+                "--kubeconfig=" + controllerManagerKubeconfig,
+                "--authentication-kubeconfig=" + controllerManagerKubeconfig,
+                "--authorization-kubeconfig=" + controllerManagerKubeconfig,
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + port,
+                "--tls-cert-file=" + servingCert,
+                "--tls-private-key-file=" + servingKey);
+    }
 }

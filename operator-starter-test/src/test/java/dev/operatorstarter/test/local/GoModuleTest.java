@@ -70,6 +70,19 @@ class GoModuleTest {
     }
 
     @Test
+    void kwokIsPinnedInAWrapperModuleWhoseMainRunsKwoksCommand() throws IOException {
+        Path dir = temp.resolve("kwok");
+        GoModule.KWOK.extractTo(dir);
+
+        assertThat(GoModule.KWOK.upstreamVersion()).matches("v0\\.\\d+\\.\\d+");
+        assertThat(dir.resolve("go.sum")).isNotEmptyFile();
+        assertThat(Files.readString(dir.resolve("main.go"))).contains("\"sigs.k8s.io/kwok/pkg/kwok/cmd\"")
+                .contains("\"defaults\"");
+        assertThat(Binary.KWOK.module()).isEqualTo(GoModule.KWOK);
+        assertThat(Binary.KUBE_SCHEDULER.module()).isEqualTo(GoModule.KUBERNETES);
+    }
+
+    @Test
     void kubernetesIsBuiltWithItsReleaseVersionInTheLdflags() {
         String version = GoModule.KUBERNETES.upstreamVersion();
         String minor = version.split("\\.")[1];

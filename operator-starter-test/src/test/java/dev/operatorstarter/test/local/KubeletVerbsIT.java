@@ -9,20 +9,12 @@ import dev.operatorstarter.test.KubernetesCluster;
 import dev.operatorstarter.test.KubernetesTest;
 import dev.operatorstarter.test.TestNamespace;
 import dev.operatorstarter.test.internal.KubernetesApi;
-import java.io.ByteArrayOutputStream;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The kubelet verbs of a Pod on a KWOK node reach KWOK's server through the real API server, as
- * KWOK's resources configure them: raw requests, no client. Local backend only (the nodes are KWOK's).
+ * KWOK's resources configure them: raw requests and bare WebSockets, no client. Local backend only
+ * (the nodes are KWOK's).
  */
 @KubernetesTest(nodes = 1)
 class KubeletVerbsIT {
@@ -91,7 +84,7 @@ class KubeletVerbsIT {
 
         Channels result = Eventually.await("exec in pod talker to run", TIMEOUT,
                 () -> exec(namespace, "talker", "web", List.of("sh", "-c", "echo out; echo err >&2")),
-                channels -> !channels.status().isEmpty());
+                channels -> channels.status().contains("Success")); // a Failure until KWOK has seen the Exec
 
         assertThat(result.stdout()).isEqualTo("out\n");
         assertThat(result.stderr()).isEqualTo("err\n");
@@ -110,7 +103,7 @@ class KubeletVerbsIT {
 
         Channels result = Eventually.await("exec in pod talker to fail", TIMEOUT,
                 () -> exec(namespace, "talker", "web", List.of("sh", "-c", "echo out; exit 3")),
-                channels -> channels.status().contains("Failure"));
+                channels -> channels.status().contains("exit status")); // not "no exec found" before KWOK sees it
 
         JsonNode status = KubernetesApi.json().readTree(result.status());
         assertThat(result.stdout()).isEqualTo("out\n");
@@ -126,72 +119,99 @@ class KubeletVerbsIT {
         api.post(KWOK_API + namespace.name() + "/execs", exec).orThrow("creating Exec talker");
     }
 
+    @Test
+    void attachStreamsWhatIsAppendedToTheFileItsAttachResourceNames(TestNamespace namespace) throws Exception {
+        Path file = temp.resolve("attached.log");
+        Files.writeString(file, "2026-11-28T10:00:00.000000000Z stdout F before the attach\n");
+        ObjectNode attach = kwokResource("Attach", "talker");
+        ObjectNode entry = ((ObjectNode) attach.path("spec")).putArray("attaches").addObject();
+        entry.putArray("containers").add("web");
+        entry.put("logsFile", file.toString());
+        api.post(KWOK_API + namespace.name() + "/attaches", attach).orThrow("creating Attach talker");
+
+        // KWOK follows the file from its end, as attach shows output from the moment it attaches: each
+        // attempt attaches and appends a line at every poll until one arrives.
+        String received = Eventually.await("attached output of pod talker", TIMEOUT, () -> {
+            try (ChannelSocket socket = ChannelSocket.open(connection, pods(namespace)
+                    + "/talker/attach?container=web&stdout=true", "v5.channel.k8s.io", "v4.channel.k8s.io")) {
+                return Eventually.await("a line on attach's stdout", Duration.ofSeconds(5), () -> {
+                    append(file, "2026-11-28T10:00:01.000000000Z stdout F while attached\n");
+                    return socket.text(1);
+                }, text -> !text.isEmpty());
+            } catch (AssertionError notYet) {
+                return "";
+            }
+        }, text -> !text.isEmpty());
+
+        assertThat(received).startsWith("while attached\n").doesNotContain("before the attach");
+    }
+
+    @Test
+    void portForwardReachesTheTargetItsPortForwardResourceNames(TestNamespace namespace) throws Exception {
+        try (java.net.ServerSocket echo = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Thread server = new Thread(() -> echoOnce(echo), "echo");
+            server.setDaemon(true);
+            server.start();
+            ObjectNode forward = kwokResource("PortForward", "talker");
+            ObjectNode entry = ((ObjectNode) forward.path("spec")).putArray("forwards").addObject();
+            entry.putArray("ports").add(8080);
+            entry.putObject("target").put("port", echo.getLocalPort()).put("address", "127.0.0.1");
+            api.post(KWOK_API + namespace.name() + "/portforwards", forward).orThrow("creating PortForward talker");
+
+            // The v4 channel protocol, proxied by the API server to KWOK's server: per port a data
+            // channel (0) and an error channel (1), each opened with the port number (2 bytes, little-endian).
+            byte[] echoed = Eventually.await("port 8080 of pod talker to echo", TIMEOUT, () -> {
+                try (ChannelSocket socket = ChannelSocket.open(connection, pods(namespace)
+                        + "/talker/portforward?ports=8080", "v4.channel.k8s.io")) {
+                    Eventually.await("the port on the data channel", Duration.ofSeconds(5),
+                            () -> socket.bytes(0).length >= 2);
+                    socket.send(0, "ping\n".getBytes(StandardCharsets.UTF_8));
+                    Eventually.await("the echo", Duration.ofSeconds(5), () -> socket.bytes(0).length >= 2 + 5);
+                    return socket.bytes(0);
+                } catch (AssertionError e) {
+                    return new byte[0];
+                }
+            }, bytes -> bytes.length >= 7);
+
+            assertThat(echoed[0] & 0xff | (echoed[1] & 0xff) << 8).isEqualTo(8080);
+            assertThat(new String(echoed, 2, echoed.length - 2, StandardCharsets.UTF_8)).isEqualTo("ping\n");
+        }
+    }
+
+    private static void append(Path file, String line) {
+        try {
+            Files.writeString(file, line, java.nio.file.StandardOpenOption.APPEND);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Accepts connections and echoes what each sends until the socket closes. */
+    private static void echoOnce(java.net.ServerSocket echo) {
+        while (!echo.isClosed()) {
+            try (java.net.Socket client = echo.accept()) {
+                client.getInputStream().transferTo(client.getOutputStream());
+            } catch (java.io.IOException closed) {
+                // the next connection, or the end
+            }
+        }
+    }
+
     /** What the channels of one exec over WebSocket ({@code v5.channel.k8s.io}) carried. */
     record Channels(String stdout, String stderr, String status) {
     }
 
-    /**
-     * A minimal exec over WebSocket: each binary message starts with its channel (1 stdout, 2 stderr,
-     * 3 the Status). The client's own exec (issue 37, part 2) is the real thing; this proves the path.
-     */
+    /** An exec over WebSocket, waiting until the server closes it: 1 stdout, 2 stderr, 3 the Status. */
     private static Channels exec(TestNamespace namespace, String pod, String container, List<String> command) {
-        try {
-            return execOrThrow(namespace, pod, container, command);
-        } catch (Exception e) {
-            throw new IllegalStateException("exec in " + pod + " failed: " + e, e);
-        }
-    }
-
-    private static Channels execOrThrow(TestNamespace namespace, String pod, String container, List<String> command)
-            throws Exception {
         StringBuilder query = new StringBuilder("?container=" + container + "&stdout=true&stderr=true");
         for (String argument : command) {
             query.append("&command=").append(URLEncoder.encode(argument, StandardCharsets.UTF_8));
         }
-        URI uri = URI.create("wss://" + connection.server().getAuthority() + pods(namespace) + "/" + pod + "/exec" + query);
-        ByteArrayOutputStream[] channels = {new ByteArrayOutputStream(), new ByteArrayOutputStream(),
-                new ByteArrayOutputStream(), new ByteArrayOutputStream()};
-        CompletableFuture<Void> closed = new CompletableFuture<>();
-        HttpClient http = HttpClient.newBuilder().sslContext(connection.sslContext()).build();
-        WebSocket socket = http.newWebSocketBuilder().subprotocols("v5.channel.k8s.io", "v4.channel.k8s.io")
-                .connectTimeout(Duration.ofSeconds(10))
-                .buildAsync(uri, new WebSocket.Listener() {
-                    private ByteArrayOutputStream message = new ByteArrayOutputStream();
-
-                    @Override
-                    public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
-                        byte[] bytes = new byte[data.remaining()];
-                        data.get(bytes);
-                        message.writeBytes(bytes);
-                        if (last) {
-                            byte[] whole = message.toByteArray();
-                            message = new ByteArrayOutputStream();
-                            if (whole.length > 0 && whole[0] >= 1 && whole[0] <= 3) {
-                                channels[whole[0]].write(whole, 1, whole.length - 1);
-                            }
-                        }
-                        webSocket.request(1);
-                        return null;
-                    }
-
-                    @Override
-                    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-                        closed.complete(null);
-                        return null;
-                    }
-
-                    @Override
-                    public void onError(WebSocket webSocket, Throwable error) {
-                        closed.completeExceptionally(error);
-                    }
-                }).get(30, TimeUnit.SECONDS);
-        try {
-            closed.get(30, TimeUnit.SECONDS);
-        } finally {
-            socket.abort();
+        try (ChannelSocket socket = ChannelSocket.open(connection, pods(namespace) + "/" + pod + "/exec" + query,
+                "v5.channel.k8s.io", "v4.channel.k8s.io")) {
+            socket.awaitClose(Duration.ofSeconds(30));
+            return new Channels(socket.text(1), socket.text(2), socket.text(3));
         }
-        return new Channels(channels[1].toString(StandardCharsets.UTF_8), channels[2].toString(StandardCharsets.UTF_8),
-                channels[3].toString(StandardCharsets.UTF_8));
     }
 
     private static ObjectNode kwokResource(String kind, String name) {

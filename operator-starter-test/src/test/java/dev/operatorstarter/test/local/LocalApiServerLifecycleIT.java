@@ -54,6 +54,22 @@ class LocalApiServerLifecycleIT {
     }
 
     @Test
+    void nodesAddTheirProcessesToARunningServerAndCloseStopsThemToo() {
+        LocalApiServer server = LocalApiServer.start(LocalApiServerOptions.defaults());
+        List<String> nodes = server.ensureNodes(2);
+        List<String> more = server.ensureNodes(3);
+        Map<String, Long> pids = server.processIds();
+
+        server.close();
+
+        assertThat(nodes).containsExactly("kwok-node-0", "kwok-node-1");
+        assertThat(more).containsExactly("kwok-node-0", "kwok-node-1", "kwok-node-2");
+        assertThat(pids).containsOnlyKeys("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler",
+                "kube-controller-manager-workloads", "kwok");
+        pids.values().forEach(pid -> assertThat(alive(pid)).as("process %d after close", pid).isFalse());
+    }
+
+    @Test
     void aJvmKilledWithSigkillLeavesNoServerProcessBehind(@TempDir Path temporary) throws IOException {
         // A temporary folder of its own: a server starting meanwhile in another JVM (the other IT
         // fork) sweeps abandoned runs from the shared one, and would take this run before we look.

@@ -47,6 +47,17 @@ class LocalBinariesTest {
     }
 
     @Test
+    void theMissingGoMessageForNodesNamesTheirBinariesAndHowToDoWithout() {
+        assertThat(LocalBinaries.missingGoForNodesMessage(temp))
+                .contains("kube-scheduler " + LocalApiServer.kubernetesVersion())
+                .contains("kwok " + GoModule.KWOK.upstreamVersion())
+                .contains("no 'go' command was found")
+                .contains(LocalApiServerOptions.BINARY_DIR_ENV)
+                .contains("operator.local.nodes=0")
+                .contains(temp.toString());
+    }
+
+    @Test
     void goIsFoundOnThePathAndInGoroot() throws IOException {
         Path bin = Files.createDirectories(temp.resolve("goroot/bin"));
         Path go = Files.writeString(bin.resolve("go"), "#!/bin/sh\n");

@@ -96,7 +96,9 @@ func informerTypes(kind, projection string) (client.Object, client.ObjectList, e
 }
 
 // syncedCache makes a cache of one namespace, starts it, and returns once its informer for object
-// has synced (within 5 minutes).
+// has synced (within 5 minutes). It polls the informer every millisecond, as the suite's InformerRun
+// polls the Java informers: the cache's own WaitForCacheSync polls every 100 ms, which would round
+// every sync time up to the next tenth of a second.
 func syncedCache(ctx context.Context, config *rest.Config, namespace string, object client.Object,
 	transform bool) (cache.Cache, error) {
 	scheme := runtime.NewScheme()
@@ -113,7 +115,8 @@ func syncedCache(ctx context.Context, config *rest.Config, namespace string, obj
 	}
 	deadline, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	if _, err := c.GetInformer(deadline, object); err != nil {
+	informer, err := c.GetInformer(deadline, object)
+	if err != nil {
 		return nil, fmt.Errorf("the informer: %w", err)
 	}
 	go func() {
@@ -121,8 +124,12 @@ func syncedCache(ctx context.Context, config *rest.Config, namespace string, obj
 			fmt.Fprintf(os.Stderr, "cache stopped: %v\n", err)
 		}
 	}()
-	if !c.WaitForCacheSync(deadline) {
-		return nil, fmt.Errorf("the cache did not sync within 5 minutes")
+	for !informer.HasSynced() {
+		select {
+		case <-deadline.Done():
+			return nil, fmt.Errorf("the cache did not sync within 5 minutes")
+		case <-time.After(time.Millisecond):
+		}
 	}
 	return c, nil
 }

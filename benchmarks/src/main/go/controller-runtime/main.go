@@ -11,12 +11,7 @@
 //	latency   update-to-reconcile latency on the real API server
 //	operator  a minimal manager and controller: start-up to its first reconcile, or, with
 //	          -leader-elect, one replica of the failover run
-//
-// The priority queue's two scenarios (issue 38, part 2: a fresh change's latency while a restart's
-// initial list is reconciled, and the wait of the last initial-list item under a stream of fresh
-// events) are to be added here as further scenarios beside the Java benchmark of ours, once that
-// exists: controller-runtime's priority queue is on by default, so a manager as in operator.go
-// already uses it.
+//	priority  the priority queue's restart (PriorityRestart's two scenarios), in memory
 package main
 
 import (
@@ -56,6 +51,8 @@ type options struct {
 	leaseDuration time.Duration
 	renewDeadline time.Duration
 	retryPeriod   time.Duration
+	queue         string
+	mode          string
 }
 
 func main() {
@@ -74,6 +71,8 @@ func main() {
 	flag.DurationVar(&o.leaseDuration, "lease-duration", 15*time.Second, "operator: the lease duration")
 	flag.DurationVar(&o.renewDeadline, "renew-deadline", 10*time.Second, "operator: the renew deadline")
 	flag.DurationVar(&o.retryPeriod, "retry-period", 2*time.Second, "operator: the retry period")
+	flag.StringVar(&o.queue, "queue", "priority", "priority: priority (the default queue) or fifo")
+	flag.StringVar(&o.mode, "mode", "latency", "priority: latency or saturation")
 	// -kubeconfig is controller-runtime's own flag (pkg/client/config registers it).
 	flag.Parse()
 	if kubeconfig := flag.Lookup("kubeconfig"); kubeconfig != nil {
@@ -86,7 +85,7 @@ func main() {
 }
 
 func run(o options) error {
-	if o.kubeconfig == "" || o.namespace == "" {
+	if o.scenario != "priority" && (o.kubeconfig == "" || o.namespace == "") {
 		return fmt.Errorf("-kubeconfig and -namespace are required")
 	}
 	// klog and controller-runtime's logger write to standard error only; standard output is for results.
@@ -98,13 +97,15 @@ func run(o options) error {
 	case "informer":
 		return informer(ctx, o)
 	case "watch":
-		return watch(ctx, o)
+		return watchThroughput(ctx, o)
 	case "latency":
 		return latency(ctx, o)
 	case "operator":
 		return operator(ctx, o)
+	case "priority":
+		return priority(ctx, o)
 	default:
-		return fmt.Errorf("unknown -scenario %q (informer, watch, latency, operator)", o.scenario)
+		return fmt.Errorf("unknown -scenario %q (informer, watch, latency, operator, priority)", o.scenario)
 	}
 }
 

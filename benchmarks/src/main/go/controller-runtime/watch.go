@@ -16,11 +16,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 )
 
-// watch is the suite's watch-throughput ceiling (WatchRun): a cache's ConfigMap informer on the
+// watchThroughput is the suite's watch-throughput ceiling (WatchRun): a cache's ConfigMap informer on the
 // in-process watch server, counting the adds its handler receives, from the first to the last.
 // The server serves ConfigMaps and nothing else, so the cache gets a fixed REST mapping instead of
 // discovery. Prints {"scenario":"watch","eventsPerSecond":..,"events":..}.
-func watch(ctx context.Context, o options) error {
+func watchThroughput(ctx context.Context, o options) error {
 	if o.events < 1 {
 		return fmt.Errorf("-events must be at least 1, was %d", o.events)
 	}

@@ -37,6 +37,14 @@ class ControllerRuntimeTest {
     }
 
     @Test
+    void everyFileOfTheModuleIsASourceSoTheBuildAndTheCacheKeySeeIt() throws IOException {
+        try (var files = Files.list(Path.of("src/main/go/controller-runtime"))) {
+            assertThat(files.map(file -> file.getFileName().toString()).toList())
+                    .containsExactlyInAnyOrderElementsOf(ControllerRuntime.SOURCES);
+        }
+    }
+
+    @Test
     void theCacheKeyNamesTheProgramVersionAndPlatformAndIsStable() {
         String key = ControllerRuntime.cacheKey();
 

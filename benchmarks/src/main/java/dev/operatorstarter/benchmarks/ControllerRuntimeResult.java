@@ -90,7 +90,12 @@ record ControllerRuntimeResult(String line, JsonNode json) {
      */
     static ControllerRuntimeResult run(String scenario, Duration timeout, List<String> flags)
             throws IOException, InterruptedException {
-        Path program = ControllerRuntime.binary();
+        return run(ControllerRuntime.binary(), scenario, timeout, flags);
+    }
+
+    /** As {@link #run(String, Duration, List)}, with the program already at hand ({@link ControllerRuntime#binary()}). */
+    static ControllerRuntimeResult run(Path program, String scenario, Duration timeout, List<String> flags)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(program.toString());
         command.add("-scenario=" + scenario);

@@ -77,7 +77,7 @@ final class Failover {
     static String markdown(int runs, Map<Subject, List<Long>> results) {
         StringBuilder text = new StringBuilder("### Failover\n\nTwo replicas of a minimal operator (a manager with Lease "
                 + "leader election and one controller over the ConfigMaps of a namespace that holds two), the second "
-                + "started once the first leads and waiting with its cache synced; the leader killed with SIGKILL; "
+                + "started once the first has reconciled and waiting with its cache synced; the leader killed with SIGKILL; "
                 + "seconds from the kill to the other replica's first reconcile. Lease duration "
                 + LEASE_DURATION.toSeconds() + " s, renew deadline " + RENEW_DEADLINE.toSeconds() + " s, retry period "
                 + RETRY_PERIOD.toSeconds() + " s for both (controller-runtime's defaults and ours); min / median / max of "

@@ -49,7 +49,7 @@ public final class FailoverReplica {
         manager.start();
         print("ready", identity);
         while (!manager.isActive(RunnableGroup.LEADER_TERM)) {
-            Thread.sleep(Duration.ofMillis(20).toMillis()); // only reports when it leads; the reconcile line is the figure
+            Thread.sleep(Duration.ofMillis(20).toMillis()); // for the log only: the figure is the reconcile line
         }
         print("elected", identity);
         Thread.sleep(Long.MAX_VALUE);

@@ -72,8 +72,10 @@ func priority(ctx context.Context, o options) error {
 	running, stop := context.WithCancel(ctx)
 	defer stop()
 	go informer.RunWithContext(running)
-	for !informer.HasSynced() {
-		time.Sleep(10 * time.Millisecond)
+	synced, cancelSync := context.WithTimeout(running, time.Minute)
+	defer cancelSync()
+	if !toolscache.WaitForCacheSync(synced.Done(), informer.HasSynced) {
+		return fmt.Errorf("the in-memory informer did not sync within a minute")
 	}
 
 	var mu sync.Mutex

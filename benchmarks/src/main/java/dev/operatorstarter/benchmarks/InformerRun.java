@@ -76,6 +76,8 @@ public final class InformerRun {
             case OURS, OURS_NO_TRANSFORM -> ours(subject, metadata, kind.type(), namespace, kubeconfig);
             case FABRIC8 -> fabric8(pods, namespace, kubeconfig);
             case OFFICIAL -> official(metadata, pods, namespace, kubeconfig);
+            case CONTROLLER_RUNTIME, CONTROLLER_RUNTIME_NO_TRANSFORM -> throw new IllegalArgumentException(
+                    "controller-runtime runs as its Go program (ControllerRuntime), not in a JVM");
         };
     }
 

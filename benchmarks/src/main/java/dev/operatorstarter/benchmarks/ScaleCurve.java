@@ -16,6 +16,8 @@ import java.util.TreeSet;
  *   <li>Metadata only: ours, and the official client's equivalent assembled from its parts
  *       ({@link OfficialMetadataInformer}). fabric8 8.0.0 has no metadata-only informer or watch
  *       (only a list or get as {@code PartialObjectMetadata}), so it has no entry.
+ *   <li>controller-runtime ({@link ControllerRuntime}), full and metadata only, with its
+ *       strip-managed-fields transform at every size and without a transform where ours runs without one.
  * </ul>
  *
  * @param workloads the sizes, ConfigMaps first, each kind from small to large; not empty
@@ -81,13 +83,15 @@ record ScaleCurve(List<Workload> workloads, int baselineRuns) {
 
     /** The subjects measured on {@code workload} for {@code projection}, in the order the reports list them. */
     List<Subject> subjects(Workload workload, Projection projection) {
-        if (projection == Projection.METADATA_ONLY) {
-            return List.of(Subject.OURS, Subject.OFFICIAL);
-        }
         List<Workload> sizes = sizes(workload.kind());
         boolean withoutTransform = sizes.get((sizes.size() - 1) / 2).equals(workload);
-        return withoutTransform ? List.of(Subject.OURS, Subject.OURS_NO_TRANSFORM, Subject.FABRIC8, Subject.OFFICIAL)
-                : List.of(Subject.OURS, Subject.FABRIC8, Subject.OFFICIAL);
+        if (projection == Projection.METADATA_ONLY) {
+            return withoutTransform ? List.of(Subject.OURS, Subject.OFFICIAL, Subject.CONTROLLER_RUNTIME,
+                    Subject.CONTROLLER_RUNTIME_NO_TRANSFORM) : List.of(Subject.OURS, Subject.OFFICIAL, Subject.CONTROLLER_RUNTIME);
+        }
+        return withoutTransform ? List.of(Subject.OURS, Subject.OURS_NO_TRANSFORM, Subject.FABRIC8, Subject.OFFICIAL,
+                Subject.CONTROLLER_RUNTIME, Subject.CONTROLLER_RUNTIME_NO_TRANSFORM)
+                : List.of(Subject.OURS, Subject.FABRIC8, Subject.OFFICIAL, Subject.CONTROLLER_RUNTIME);
     }
 
     /** Every subject measured with {@code projection} at some size of {@code kind}: those that need a baseline. */

@@ -7,6 +7,7 @@ import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.test.Eventually;
 import dev.operatorstarter.test.local.LocalApiServer;
 import dev.operatorstarter.test.local.LocalApiServerOptions;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -104,6 +105,7 @@ final class StartupTime {
             trainings.put(variant, train(variant, jdk, directory, folder.resolve("logs").resolve(directoryName(variant))));
         }
         Map<StartupVariant, List<Sample>> samples = new LinkedHashMap<>();
+        List<Sample> controllerRuntime = new ArrayList<>();
         try (LocalApiServer server = LocalApiServer.start(LocalApiServerOptions.defaults());
                 KubernetesClient admin = KubernetesClient.create(KubeconfigLoader.load(server.connection().kubeconfig(),
                         null))) {
@@ -120,14 +122,33 @@ final class StartupTime {
                             jdk.version(), run, sample.started().toMillis(), sample.firstReconcile().toMillis(),
                             sample.cpu().toMillis());
                 }
+                String namespace = "startup-controller-runtime-" + run;
+                admin.coreV1().namespaces().create(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata()
+                        .build());
+                admin.coreV1().configMaps().inNamespace(namespace).create(new ConfigMapBuilder().withNewMetadata()
+                        .withName(SITE).endMetadata().addToData("index.html", "<h1>start-up</h1>").build());
+                Sample sample = ControllerRuntimeRuns.startup(server.connection().kubeconfig(), namespace);
+                controllerRuntime.add(sample);
+                log.info("start-up {}, run {}: first reconcile {} ms, {} ms CPU", ControllerRuntime.label(), run,
+                        sample.firstReconcile().toMillis(), sample.cpu().toMillis());
             }
         }
-        return markdown(runs, suiteJdk, newerJdk, samples, trainings);
+        return markdown(runs, suiteJdk, newerJdk, samples, trainings, controllerRuntime);
     }
 
-    /** The section's text and table. */
+    /** The section's text and table, without controller-runtime's row. */
     static String markdown(int runs, Jdk suiteJdk, Optional<Jdk> newerJdk, Map<StartupVariant, List<Sample>> samples,
             Map<StartupVariant, Training> trainings) {
+        return markdown(runs, suiteJdk, newerJdk, samples, trainings, List.of());
+    }
+
+    /**
+     * The section's text and table; {@code controllerRuntime}'s runs, if any, in a last row: its
+     * smallest operator (a manager with one ConfigMap controller) from process launch to its first
+     * reconcile.
+     */
+    static String markdown(int runs, Jdk suiteJdk, Optional<Jdk> newerJdk, Map<StartupVariant, List<Sample>> samples,
+            Map<StartupVariant, Training> trainings, List<Sample> controllerRuntime) {
         StringBuilder text = new StringBuilder("### Start-up to first reconcile (sample operator)\n\n")
                 .append("The sample operator's executable jar launched as a fresh JVM, against the local API server, ")
                 .append("watching one namespace that holds one StaticSite: seconds from process launch to Spring Boot's ")
@@ -153,6 +174,12 @@ final class StartupTime {
                     .append(" | ").append(stats(list.stream().map(Sample::firstReconcile).toList()))
                     .append(" | ").append(stats(list.stream().map(Sample::cpu).toList())).append(" |\n");
         });
+        if (!controllerRuntime.isEmpty()) {
+            text.append("| ").append(ControllerRuntime.label()).append(" (Go) | – | a manager with one ConfigMap controller over ")
+                    .append("a namespace holding one | – | – | ")
+                    .append(stats(controllerRuntime.stream().map(Sample::firstReconcile).toList())).append(" | ")
+                    .append(stats(controllerRuntime.stream().map(Sample::cpu).toList())).append(" |\n");
+        }
         text.append("\nJDKs: ").append(suiteJdk.label());
         newerJdk.ifPresent(jdk -> text.append("; ").append(jdk.label()).append(" for the AOT cache"));
         if (newerJdk.isEmpty()) {

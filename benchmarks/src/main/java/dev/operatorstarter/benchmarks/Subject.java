@@ -11,7 +11,14 @@ public enum Subject {
     /** fabric8 kubernetes-client 8.0 (vertx 4 HTTP client). */
     FABRIC8,
     /** The official Kubernetes Java client (client-java-extended). */
-    OFFICIAL;
+    OFFICIAL,
+    /**
+     * controller-runtime in Go ({@link ControllerRuntime}), its cache with
+     * {@code cache.TransformStripManagedFields}, as most operators configure it.
+     */
+    CONTROLLER_RUNTIME,
+    /** controller-runtime's cache with no transform: objects as received. */
+    CONTROLLER_RUNTIME_NO_TRANSFORM;
 
     /** How the reports name it. */
     public String label() {
@@ -20,7 +27,14 @@ public enum Subject {
             case OURS_NO_TRANSFORM -> "ours (no transform)";
             case FABRIC8 -> "fabric8 8.0.0";
             case OFFICIAL -> "official client-java 25.0.0";
+            case CONTROLLER_RUNTIME -> ControllerRuntime.label() + " (strip managedFields)";
+            case CONTROLLER_RUNTIME_NO_TRANSFORM -> ControllerRuntime.label() + " (no transform)";
         };
+    }
+
+    /** Whether it is controller-runtime's Go program rather than a Java client in a forked JVM. */
+    public boolean controllerRuntime() {
+        return this == CONTROLLER_RUNTIME || this == CONTROLLER_RUNTIME_NO_TRANSFORM;
     }
 
     /** {@code ours}, {@code fabric8}, {@code OFFICIAL}...: the constant's name in any case, with {@code -} for {@code _}. */

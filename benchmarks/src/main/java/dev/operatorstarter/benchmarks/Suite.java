@@ -46,7 +46,7 @@ public final class Suite {
     }
 
     /**
-     * @param args see {@link Arguments}: {@code -quick} for the small run; {@code --only=informers,profile,latency,sharding,watch,jmh,startup}
+     * @param args see {@link Arguments}: {@code -quick} for the small run; {@code --only=informers,profile,latency,sharding,failover,watch,jmh,startup}
      *     to run some sections (all by default); {@code --configmaps=}, {@code --pods=}, {@code --runs=} for
      *     another scale curve; {@code --sharding-objects=}, {@code --sharding-replicas=} for another scale-out
      */
@@ -63,7 +63,7 @@ public final class Suite {
         report.append(machine()).append('\n');
         Path work = Files.createDirectories(Path.of("target", "benchmarks"));
         if (sections.contains("informers") || sections.contains("latency") || sections.contains("profile")
-                || sections.contains("sharding")) {
+                || sections.contains("sharding") || sections.contains("failover")) {
             try (LocalApiServer server = LocalApiServer.start(LocalApiServerOptions.defaults());
                     KubernetesClient admin = KubernetesClient.create(KubeconfigLoader.load(
                             server.connection().kubeconfig(), null))) {
@@ -95,12 +95,16 @@ public final class Suite {
                     report.append(SyncReport.section(profiled, kubeconfig, work)).append('\n');
                 }
                 if (sections.contains("latency")) {
-                    report.append(latency(size, admin)).append('\n');
+                    report.append(latency(size, admin, server.connection().kubeconfig())).append('\n');
                 }
                 if (sections.contains("sharding")) {
                     log.info("sharding scale-out: {}", arguments.sharding());
                     report.append(ShardingScaleOut.section(arguments.sharding(), admin, server.connection().kubeconfig(),
                             work)).append('\n');
+                }
+                if (sections.contains("failover")) {
+                    log.info("failover: ours and controller-runtime");
+                    report.append(Failover.section(arguments.quick(), admin, server.connection().kubeconfig())).append('\n');
                 }
             }
         }
@@ -188,11 +192,16 @@ public final class Suite {
         return "### Informers: the scale curve\n\n" + describe(curve, objects, creation, took) + "\n\n" + results.markdown();
     }
 
-    /** One subject's informer in a fresh JVM; fails unless it cached exactly {@code expected} objects. */
+    /**
+     * One subject's informer in a fresh JVM, or controller-runtime's in a fresh process of its Go
+     * program; fails unless it cached exactly {@code expected} objects.
+     */
     private static String[] informer(Subject subject, Projection projection, Workload.Kind kind, String namespace,
             Path kubeconfig, int expected) throws Exception {
-        String[] result = Forks.run(InformerRun.class, subject.name(), projection.argument(), kind.resource(), namespace,
-                kubeconfig.toString());
+        String[] result = subject.controllerRuntime()
+                ? ControllerRuntimeRuns.informer(subject, projection, kind, namespace, kubeconfig)
+                : Forks.run(InformerRun.class, subject.name(), projection.argument(), kind.resource(), namespace,
+                        kubeconfig.toString());
         if (Integer.parseInt(result[2]) != expected) {
             throw new IllegalStateException(subject + " cached " + result[2] + " " + kind.resource() + " ("
                     + projection.argument() + ") in " + namespace + ", not " + expected);
@@ -219,20 +228,30 @@ public final class Suite {
                 + "without a transform at " + String.join(" and ", withoutTransform) + " only. Metadata only: ours "
                 + "(`metadataInformerFor`) and the official client's equivalent assembled from its parts (a "
                 + "three-field model, its stock informer, an interceptor that negotiates `PartialObjectMetadata`); "
-                + "fabric8 8.0.0 has no metadata-only informer. Time to synced counts from before the client is made "
-                + "(a cold JVM: class loading included). Retained heap is the heap used after a full GC once synced, "
+                + "fabric8 8.0.0 has no metadata-only informer. controller-runtime " + ControllerRuntime.version()
+                + " (its Go program, a fresh process per run): its cache with `cache.TransformStripManagedFields` at "
+                + "every size, full and metadata only (its metadata informer), and with no transform where ours runs "
+                + "without one. Time to synced counts from before the client is made "
+                + "(a cold JVM: class loading included; Go's process start is not counted, nor the JVM's). Retained heap is the heap used after a full GC once synced, "
                 + "minus the same before the client was made. The ConfigMap counts include each namespace's "
                 + "`kube-root-ca.crt`. Creating the " + String.format("%,d", objects) + " objects took "
                 + creation.toSeconds() + " s; measuring, " + took.toSeconds() + " s (" + curve.forks() + " JVMs).";
     }
 
-    private static String latency(Size size, KubernetesClient admin) throws Exception {
+    private static String latency(Size size, KubernetesClient admin, Path kubeconfig) throws Exception {
         log.info("reconcile latency for {}", size.latency());
         ReconcileLatency.Latency latency = ReconcileLatency.measure(admin, size.latency());
-        return String.format("### Reconcile latency (ours)%n%nFrom a custom resource update (merge patch) to the start of "
-                + "its reconcile, 50 updates per second over 50 objects for %d s, on the local API server: "
-                + "p50 **%.1f ms**, p99 **%.1f ms**, max %.1f ms (%d samples).%n", size.latency().toSeconds(),
-                latency.p50(), latency.p99(), latency.max(), latency.samples());
+        // after ours, which installed the custom resource's CRD; in a namespace of its own
+        ReconcileLatency.Latency controllerRuntime = ControllerRuntimeRuns.latency(kubeconfig, size.latency());
+        return String.format("### Reconcile latency%n%nFrom a custom resource update (merge patch) to the start of "
+                + "its reconcile, 50 updates per second over 50 objects for %d s, on the local API server; the updater "
+                + "runs in the subject's process and writes its monotonic clock, the reconcile reads the object from "
+                + "the cache; one subject after the other, each in a namespace of its own.%n%n"
+                + "| subject | p50 | p99 | max | samples |%n|---|---|---|---|---|%n"
+                + "| ours | **%.1f ms** | **%.1f ms** | %.1f ms | %d |%n| %s | %.1f ms | %.1f ms | %.1f ms | %d |%n",
+                size.latency().toSeconds(), latency.p50(), latency.p99(), latency.max(), latency.samples(),
+                ControllerRuntime.label(), controllerRuntime.p50(), controllerRuntime.p99(), controllerRuntime.max(),
+                controllerRuntime.samples());
     }
 
     private static String watchThroughput(Size size, Path work) throws Exception {
@@ -240,7 +259,8 @@ public final class Suite {
                 + " ADDED events of ~1 KiB ConfigMaps sent by an in-process server as fast as the client reads, over "
                 + "HTTP streaming (one JSON event per line) or, for fabric8's WebSocket watch, one WebSocket text "
                 + "message per event; events per second delivered to an informer handler, from the first to the last; "
-                + "min / median / max of " + size.watchRuns() + " fresh JVMs.\n\n"
+                + "min / median / max of " + size.watchRuns() + " fresh JVMs (controller-runtime: fresh processes of its "
+                + "Go program, its cache's informer with the strip-managed-fields transform, over HTTP streaming).\n\n"
                 + "| subject | events per second | ours ÷ subject (medians) |\n|---|---|---|\n");
         byte[] stream = DecodeBenchmark.watchStream(size.watchEvents());
         Map<WatchSubject, Stats> results = new LinkedHashMap<>();
@@ -253,8 +273,11 @@ public final class Suite {
             for (int run = 0; run < size.watchRuns(); run++) {
                 for (WatchSubject subject : WatchSubject.values()) {
                     server.serve(stream);
-                    String[] result = Forks.run(WatchRun.class, subject.name(),
-                            kubeconfigs.get(subject.transport()).toString(), String.valueOf(size.watchEvents()));
+                    Path kubeconfig = kubeconfigs.get(subject.transport());
+                    String[] result = subject.client().controllerRuntime()
+                            ? new String[] {String.valueOf(ControllerRuntimeRuns.watch(kubeconfig, size.watchEvents()))}
+                            : Forks.run(WatchRun.class, subject.name(), kubeconfig.toString(),
+                                    String.valueOf(size.watchEvents()));
                     WatchServer.Traffic traffic = server.traffic();
                     if (traffic.events().orElse(null) != subject.transport()) {
                         throw new IllegalStateException(subject + " was to receive its events over " + subject.transport()

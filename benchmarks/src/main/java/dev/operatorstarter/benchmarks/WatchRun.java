@@ -46,6 +46,8 @@ public final class WatchRun {
             case OURS -> ours(kubeconfig, onAdd);
             case FABRIC8, FABRIC8_WEBSOCKET -> fabric8(kubeconfig, onAdd);
             case OFFICIAL -> official(kubeconfig, onAdd);
+            case CONTROLLER_RUNTIME -> throw new IllegalArgumentException(
+                    "controller-runtime runs as its Go program (ControllerRuntimeRuns.watch), not in a JVM");
         };
         if (!all.await(5, TimeUnit.MINUTES)) {
             throw new IllegalStateException(subject + " received " + (events - all.getCount()) + " of " + events);

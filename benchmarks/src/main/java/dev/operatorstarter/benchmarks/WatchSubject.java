@@ -14,7 +14,9 @@ enum WatchSubject {
     /** fabric8's informer against a server that refuses the WebSocket upgrade: its HTTP streaming fallback. */
     FABRIC8(Subject.FABRIC8, WatchTransport.HTTP_STREAMING),
     /** fabric8's informer against a server that accepts the upgrade, as a real API server does. */
-    FABRIC8_WEBSOCKET(Subject.FABRIC8, WatchTransport.WEBSOCKET);
+    FABRIC8_WEBSOCKET(Subject.FABRIC8, WatchTransport.WEBSOCKET),
+    /** controller-runtime's cache informer, over HTTP streaming (client-go's only way to watch). */
+    CONTROLLER_RUNTIME(Subject.CONTROLLER_RUNTIME, WatchTransport.HTTP_STREAMING);
 
     private final Subject client;
     private final WatchTransport transport;
@@ -38,6 +40,7 @@ enum WatchSubject {
     String label() {
         return switch (this) {
             case OURS, OFFICIAL -> client.label();
+            case CONTROLLER_RUNTIME -> ControllerRuntime.label();
             case FABRIC8 -> client.label() + " (HTTP streaming)";
             case FABRIC8_WEBSOCKET -> client.label() + " (WebSocket)";
         };

@@ -49,6 +49,22 @@ class InformerReportTest {
     }
 
     @Test
+    void controllerRuntimeIsNotAPeerOfTheJavaRatiosButHasAColumnAndGoalsOfItsOwn() {
+        measure(new Case(pods, FULL, Subject.OURS), 4_000, 15_000_000);
+        measure(new Case(pods, FULL, Subject.OFFICIAL), 8_000, 10_000_000);
+        measure(new Case(pods, FULL, Subject.CONTROLLER_RUNTIME), 200, 7_500_000);
+        measure(new Case(pods, FULL, Subject.CONTROLLER_RUNTIME_NO_TRANSFORM), 100, 1_000);
+
+        assertThat(report.bytesRatio(pods, FULL).getAsDouble()).isCloseTo(1.5, within(1e-9));
+        assertThat(report.controllerRuntimeRatio(pods, FULL, report::bytesPerObject).getAsDouble())
+                .isCloseTo(2.0, within(1e-9));
+        String markdown = report.markdown();
+        assertThat(markdown).contains("| 1,001 Pods | 15,000 B | – | – | 10,000 B | 7,500 B | 1 B | **1.50x** | **2.00x** |");
+        assertThat(markdown).contains("- Cache bytes per object, ours ÷ controller-runtime with its strip transform "
+                + "(goal ≤ 1x): 1,001 Pods: **2.00x**; not met at any size.");
+    }
+
+    @Test
     void theMetadataRatiosCompareOursWithTheOfficialClientAlone() {
         measure(new Case(pods, METADATA, Subject.OURS), 1_000, 1_000_000);
         measure(new Case(pods, METADATA, Subject.OFFICIAL), 2_000, 4_000_000);
@@ -69,12 +85,13 @@ class InformerReportTest {
         String markdown = report.markdown();
 
         assertThat(markdown).contains("| objects | ours (default transform) | ours (no transform) | fabric8 8.0.0 | "
-                + "official client-java 25.0.0 | ours ÷ the smaller peer |");
-        assertThat(markdown).contains("| 1,001 ConfigMaps | 2,000 B | – | 4,000 B | 2,500 B | **0.80x** |");
-        assertThat(markdown).contains("| 1,001 ConfigMaps, metadata only | 1,000 B | – | none | – | – |");
-        assertThat(markdown).contains("| 10,001 ConfigMaps | – | – | – | – | – |");
+                + "official client-java 25.0.0 | controller-runtime v0.25.2 (strip managedFields) | "
+                + "controller-runtime v0.25.2 (no transform) | ours ÷ the smaller peer | ours ÷ controller-runtime |");
+        assertThat(markdown).contains("| 1,001 ConfigMaps | 2,000 B | – | 4,000 B | 2,500 B | – | – | **0.80x** | – |");
+        assertThat(markdown).contains("| 1,001 ConfigMaps, metadata only | 1,000 B | – | none | – | – | – | – | – |");
+        assertThat(markdown).contains("| 10,001 ConfigMaps | – | – | – | – | – | – | – | – |");
         assertThat(markdown).contains("| 1,001 ConfigMaps | 1,998 µs (2,000 ms) | – | 1,998 µs (2,000 ms) | "
-                + "999 µs (1,000 ms) | **2.00x** |");
+                + "999 µs (1,000 ms) | – | – | **2.00x** | – |");
         assertThat(markdown).contains("| 1,001 ConfigMaps | official client-java 25.0.0 | 1 | 1,000 / 1,000 / 1,000 ms |");
         assertThat(markdown).contains("| ConfigMaps, metadata only | ours (default transform) | 1 |");
     }

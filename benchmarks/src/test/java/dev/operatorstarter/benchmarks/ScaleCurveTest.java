@@ -29,21 +29,24 @@ class ScaleCurveTest {
     }
 
     @Test
-    void oursWithoutATransformRunsOnlyAtTheLowerMedianSizeOfEachKind() {
+    void oursAndControllerRuntimeWithoutATransformRunOnlyAtTheLowerMedianSizeOfEachKind() {
         ScaleCurve curve = ScaleCurve.FULL;
 
         assertThat(curve.workloads()).filteredOn(workload -> curve.subjects(workload, Projection.FULL_OBJECTS)
                 .contains(Subject.OURS_NO_TRANSFORM))
                 .containsExactly(new Workload(CONFIGMAPS, 10_000, 5), new Workload(PODS, 2_000, 5));
+        assertThat(curve.workloads()).filteredOn(workload -> curve.subjects(workload, Projection.METADATA_ONLY)
+                .contains(Subject.CONTROLLER_RUNTIME_NO_TRANSFORM))
+                .containsExactly(new Workload(CONFIGMAPS, 10_000, 5), new Workload(PODS, 2_000, 5));
         assertThat(curve.subjects(new Workload(CONFIGMAPS, 1_000, 5), Projection.FULL_OBJECTS))
-                .containsExactly(Subject.OURS, Subject.FABRIC8, Subject.OFFICIAL);
+                .containsExactly(Subject.OURS, Subject.FABRIC8, Subject.OFFICIAL, Subject.CONTROLLER_RUNTIME);
     }
 
     @Test
-    void metadataOnlyMeasuresOursAndTheOfficialClientNeverFabric8() {
+    void metadataOnlyMeasuresOursTheOfficialClientAndControllerRuntimeNeverFabric8() {
         for (Workload workload : ScaleCurve.FULL.workloads()) {
-            assertThat(ScaleCurve.FULL.subjects(workload, Projection.METADATA_ONLY)).containsExactly(Subject.OURS,
-                    Subject.OFFICIAL);
+            assertThat(ScaleCurve.FULL.subjects(workload, Projection.METADATA_ONLY)).startsWith(Subject.OURS,
+                    Subject.OFFICIAL, Subject.CONTROLLER_RUNTIME).doesNotContain(Subject.FABRIC8);
         }
         assertThat(ScaleCurve.FULL.subjects(PODS, Projection.FULL_OBJECTS)).containsExactly(Subject.values());
     }
@@ -51,8 +54,8 @@ class ScaleCurveTest {
     @Test
     void forksCountEveryRunAndEveryBaseline() {
         ScaleCurve curve = ScaleCurve.of(List.of(10, 20), List.of(), 2, 1);
-        // 10: 2 runs x (4 full + 2 metadata); 20: 1 run x (3 + 2); baseline: 1 run x (4 + 2)
-        assertThat(curve.forks()).isEqualTo(12 + 5 + 6);
+        // 10: 2 runs x (6 full + 4 metadata); 20: 1 run x (4 + 3); baseline: 1 run x (6 + 4)
+        assertThat(curve.forks()).isEqualTo(20 + 7 + 10);
     }
 
     @Test

@@ -34,7 +34,8 @@ record ChaosOptions(int trials, List<Subject> subjects, Duration faultTime, Dura
             throw new IllegalArgumentException("trials must be at least 1, was " + trials);
         }
         subjects = List.copyOf(subjects);
-        if (subjects.isEmpty() || subjects.contains(Subject.OURS_NO_TRANSFORM)) {
+        if (subjects.isEmpty() || subjects.contains(Subject.OURS_NO_TRANSFORM)
+                || subjects.stream().anyMatch(Subject::controllerRuntime)) {
             throw new IllegalArgumentException("subjects must be some of ours, fabric8, official; was " + subjects);
         }
         positive(faultTime, "faultTime");

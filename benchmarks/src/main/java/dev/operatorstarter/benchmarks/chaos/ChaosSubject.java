@@ -77,7 +77,7 @@ public final class ChaosSubject {
             case OURS -> ours(namespace, kubeconfig, events);
             case FABRIC8 -> fabric8(namespace, kubeconfig, events);
             case OFFICIAL -> official(namespace, kubeconfig, events);
-            case OURS_NO_TRANSFORM -> throw new IllegalArgumentException("the chaos runs use ours with its defaults");
+            case OURS_NO_TRANSFORM, CONTROLLER_RUNTIME, CONTROLLER_RUNTIME_NO_TRANSFORM -> throw new IllegalArgumentException("the chaos runs use ours with its defaults");
         };
         while (!cache.synced().getAsBoolean()) {
             Thread.sleep(10);

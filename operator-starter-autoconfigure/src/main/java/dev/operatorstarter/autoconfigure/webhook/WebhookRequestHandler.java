@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
@@ -145,21 +144,18 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
     }
 
     /**
-     * Reads and drops the body of a request answered without it, up to {@link #SWALLOW_BYTES} within
-     * the body-read timeout; a longer or slower one is not read and its connection is closed.
+     * Reads and drops the body of a request answered without it when its announced length is at most
+     * {@link #SWALLOW_BYTES}, within the body-read timeout; a chunked, longer or slower one is not
+     * read and its connection is closed.
      */
     private Mono<Void> dropBody(HttpServerRequest request, HttpServerResponse response) {
         String length = request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
-        if (length != null && !(length.matches("[0-9]{1,18}") && Long.parseLong(length) <= SWALLOW_BYTES)) {
-            response.keepAlive(false);
+        if (length == null || !length.matches("[0-9]{1,18}") || Long.parseLong(length) > SWALLOW_BYTES) {
+            response.keepAlive(false); // a chunked or long body is not waited for: the connection is cut
             return Mono.empty();
         }
-        AtomicLong read = new AtomicLong();
-        return request.receive().doOnNext(chunk -> {
-            if (read.addAndGet(chunk.readableBytes()) > SWALLOW_BYTES) {
-                throw new TooLarge();
-            }
-        }).then().timeout(bodyReadTimeout).onErrorResume(e -> Mono.fromRunnable(() -> response.keepAlive(false)));
+        return request.receive().then().timeout(bodyReadTimeout)
+                .onErrorResume(e -> Mono.fromRunnable(() -> response.keepAlive(false)));
     }
 
     private Mono<byte[]> body(HttpServerRequest request) {
@@ -172,32 +168,16 @@ final class WebhookRequestHandler implements BiFunction<HttpServerRequest, HttpS
         // sized for what is announced, up to 64 KB: a caller that announces megabytes and sends
         // nothing must not make the server hold them (the buffer grows as bytes arrive)
         int expected = length != null && length.matches("[0-9]{1,9}") ? Math.min(Integer.parseInt(length), 65_536) : 256;
-        return request.receive().asByteArray().reduce(new Body(expected), Body::add).flatMap(Body::bytes);
-    }
-
-    /** A body as it arrives: kept up to the limit, then counted and dropped up to {@link #SWALLOW_BYTES} more. */
-    private final class Body {
-        private final ByteArrayOutputStream out;
-        private long size;
-
-        Body(int expected) {
-            this.out = new ByteArrayOutputStream(expected);
-        }
-
-        Body add(byte[] chunk) {
-            size += chunk.length;
-            if (size - maxRequestBytes > SWALLOW_BYTES) {
-                throw new TooLarge();
-            }
-            if (size <= maxRequestBytes) {
-                out.writeBytes(chunk);
-            }
-            return this;
-        }
-
-        Mono<byte[]> bytes() {
-            return size > maxRequestBytes ? Mono.error(new TooLarge()) : Mono.just(out.toByteArray());
-        }
+        return request.receive().asByteArray()
+                .reduce(new ByteArrayOutputStream(expected), (out, chunk) -> {
+                    if (out.size() + (long) chunk.length > maxRequestBytes) {
+                        throw new TooLarge(); // a chunked body over the limit is cut, not waited for
+                    }
+                    out.writeBytes(chunk);
+                    return out;
+                })
+                .map(ByteArrayOutputStream::toByteArray)
+                .defaultIfEmpty(new byte[0]);
     }
 
     private static Mono<Void> plain(HttpServerResponse response, HttpResponseStatus status, String message) {

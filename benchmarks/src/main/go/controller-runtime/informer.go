@@ -10,9 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -101,8 +99,8 @@ func informerTypes(kind, projection string) (client.Object, client.ObjectList, e
 // every sync time up to the next tenth of a second.
 func syncedCache(ctx context.Context, config *rest.Config, namespace string, object client.Object,
 	transform bool) (cache.Cache, error) {
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+	scheme, err := builtInScheme()
+	if err != nil {
 		return nil, err
 	}
 	options := cache.Options{Scheme: scheme, DefaultNamespaces: map[string]cache.Config{namespace: {}}}

@@ -25,6 +25,8 @@ import (
 	"syscall"
 	"time"
 
+	apiruntime "k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -118,6 +120,15 @@ func restConfig() (*rest.Config, error) {
 		return nil, fmt.Errorf("reading kubeconfig %s: %w", flag.Lookup("kubeconfig").Value, err)
 	}
 	return config, nil
+}
+
+// builtInScheme is a scheme of the built-in API types, as every scenario's client and cache use.
+func builtInScheme() (*apiruntime.Scheme, error) {
+	scheme := apiruntime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		return nil, err
+	}
+	return scheme, nil
 }
 
 // emit writes one result line.

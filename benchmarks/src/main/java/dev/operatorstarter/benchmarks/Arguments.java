@@ -10,7 +10,7 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>{@code -quick} (or {@code --quick}): every section, small; {@code --full} (the default): the full run.
- *   <li>{@code --only=informers,profile,latency,sharding,failover,watch,jmh,startup}: some sections (all by default).
+ *   <li>{@code --only=informers,profile,latency,sharding,failover,priority,watch,jmh,startup}: some sections (all by default).
  *   <li>{@code --configmaps=1k,10k,50k}, {@code --pods=2k,10k}: other sizes for the informer scale
  *       curve ({@code k} for thousands; empty for none of that kind). Default: {@link ScaleCurve#FULL}
  *       or {@link ScaleCurve#QUICK}.
@@ -28,8 +28,8 @@ import java.util.Locale;
  */
 record Arguments(boolean quick, List<String> sections, ScaleCurve curve, ShardingScaleOut.Plan sharding) {
 
-    static final List<String> SECTIONS = List.of("informers", "profile", "latency", "sharding", "failover", "watch",
-            "jmh", "startup");
+    static final List<String> SECTIONS = List.of("informers", "profile", "latency", "sharding", "failover", "priority",
+            "watch", "jmh", "startup");
 
     Arguments {
         sections = List.copyOf(sections);

@@ -244,14 +244,18 @@ class ResourceClientIT {
         gadget.getSpec().put("replicas", 2);
         gadgets.create(gadget);
 
-        Scale scale = deployments.getScale("web");
-        scale.getSpec().setReplicas(4);
-        Scale updated = deployments.updateScale("web", scale);
+        // The controller manager's deployment controller writes the new Deployment's status meanwhile:
+        // a read-modify-write of its scale retries on a conflict, as kubectl scale's would.
+        Scale updated = RetryOnConflict.run(() -> {
+            Scale scale = deployments.getScale("web");
+            assertThat(scale.getMetadata().getName()).isEqualTo("web");
+            scale.getSpec().setReplicas(4);
+            return deployments.updateScale("web", scale);
+        });
         Scale gadgetScale = gadgets.getScale("scaled");
         gadgetScale.getSpec().setReplicas(5);
         gadgets.updateScale("scaled", gadgetScale);
 
-        assertThat(scale.getMetadata().getName()).isEqualTo("web");
         assertThat(updated.getSpec().getReplicas()).isEqualTo(4);
         assertThat(deployments.get("web").getSpec().getReplicas()).isEqualTo(4);
         assertThat(gadgets.get("scaled").getSpec()).containsEntry("replicas", 5);

@@ -25,8 +25,14 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
-/** Starting, stopping and crashing the local API server's processes. */
+/**
+ * Starting, stopping and crashing the local API server's processes. Each test starts servers of its
+ * own, so the tests run side by side: most of their time is spent waiting on those processes.
+ */
+@Execution(ExecutionMode.CONCURRENT)
 class LocalApiServerLifecycleIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);

@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * the first event to the last. Which transport the watch uses is the server's doing (the kubeconfig
  * names the port of one or the other), so both fabric8 subjects run the same code here.
  *
- * <p>Usage: {@code WatchRun <subject> <kubeconfig> <events>}, the subject a {@link WatchSubject}
+ * <p>Usage: {@code WatchRun <subject> <kubeconfig> <events>}, the subject a {@link WatchSubject}. With
+ * {@code -Dwatch.noTransform=true} ours runs without the default transform ({@code Transforms.none()}), to
+ * see what the transform costs; the suite never sets it.
  */
 public final class WatchRun {
 
@@ -58,9 +60,11 @@ public final class WatchRun {
         Runtime.getRuntime().halt(0);
     }
 
-    private static Object ours(Path kubeconfig, Runnable onAdd) {
+    static SharedInformerFactory ours(Path kubeconfig, Runnable onAdd) {
         KubernetesClient client = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null));
-        SharedInformerFactory factory = new SharedInformerFactory(client, InformerOptions.defaults());
+        SharedInformerFactory factory = new SharedInformerFactory(client, Boolean.getBoolean("watch.noTransform")
+                ? InformerOptions.defaults().toBuilder().transform(dev.operatorstarter.cache.Transforms.none()).build()
+                : InformerOptions.defaults());
         factory.informerFor(ConfigMap.class, InformerScope.namespace("bench")).addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(ConfigMap object, boolean isInInitialList) {
@@ -99,7 +103,8 @@ public final class WatchRun {
         return client;
     }
 
-    private static Object official(Path kubeconfig, Runnable onAdd) throws Exception {
+    static io.kubernetes.client.informer.SharedInformerFactory official(Path kubeconfig, Runnable onAdd)
+            throws Exception {
         ApiClient client = io.kubernetes.client.util.Config.fromConfig(kubeconfig.toString());
         client.setReadTimeout(0);
         io.kubernetes.client.informer.SharedInformerFactory factory = new io.kubernetes.client.informer.SharedInformerFactory(client);

@@ -58,7 +58,7 @@ final class WatchServer implements AutoCloseable {
 
     private WatchServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        executor = Executors.newCachedThreadPool();
+        executor = Executors.newCachedThreadPool(task -> new Thread(task, "watch-server"));
         server.setExecutor(executor);
         server.createContext("/", this::handle);
         webSocket = new WebSocketEndpoint(() -> take(WatchTransport.WEBSOCKET));

@@ -22,7 +22,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Sinks;
 
 /**
  * Keeps a {@link DeltaFifo} in step with one collection on the server: lists it, then watches it
@@ -56,7 +55,8 @@ final class Reflector<T extends HasMetadata> {
     private final ReflectorMetrics metrics;
     private final Backoff backoff;
     private final ListPager<T> pager;
-    private final Sinks.Empty<Void> stopSignal = Sinks.empty();
+    /** The watch being read, if any: {@link #stop()} ends it. */
+    private volatile @Nullable StallWatchdog<?> openWatch;
     /** Raised by {@link #stop()}; ends the wait of a backoff early. */
     private final StopSignal stop = new StopSignal();
     private volatile ReflectorState state = new ReflectorState.Listing("");
@@ -110,7 +110,10 @@ final class Reflector<T extends HasMetadata> {
      */
     public void stop() {
         stop.raise();
-        stopSignal.tryEmitEmpty();
+        StallWatchdog<?> open = openWatch;
+        if (open != null) {
+            open.end();
+        }
     }
 
     /** True while a watch is open (for health checks). */
@@ -263,10 +266,14 @@ final class Reflector<T extends HasMetadata> {
         int count = 0;
         int delivered = 0; // events other than errors: proof that the watch opened
         metrics.watchStarted(name);
-        Flux<WatchEvent<T>> untilStopped = events.doOnSubscribe(subscription -> watching = true)
-                .takeUntilOther(stopSignal.asMono());
-        try (StallWatchdog<WatchEvent<T>> stream = StallWatchdog.watch(untilStopped, options.stallTimeout(),
+        // stop() ends the watch through openWatch, so no operator runs on every event for it
+        Flux<WatchEvent<T>> opened = events.doOnSubscribe(subscription -> watching = true);
+        try (StallWatchdog<WatchEvent<T>> stream = StallWatchdog.watch(opened, options.stallTimeout(),
                 options.timeSource(), PREFETCH)) {
+            openWatch = stream;
+            if (isStopped()) { // stop() came before openWatch was set, so it did not see this watch
+                stream.end();
+            }
             while (stream.hasNext()) {
                 WatchEvent<T> event = stream.next();
                 count++;
@@ -306,6 +313,7 @@ final class Reflector<T extends HasMetadata> {
         } catch (RuntimeException e) { // failed() throws StreamingList.Unsupported out of here
             return failed(Exceptions.unwrap(e), fromVersion, version, delivered, started, initial);
         } finally {
+            openWatch = null;
             watching = false;
             Duration duration = options.timeSource().since(started);
             metrics.watchEnded(name, duration, count == 0 && duration.compareTo(SHORT_WATCH) < 0 && !isStopped());

@@ -31,8 +31,8 @@ import reactor.core.publisher.Flux;
  * requested ahead of the reader.
  *
  * <p>Threading: one thread reads ({@link #hasNext()}, {@link #next()}); the watch delivers on its
- * own. {@link #close()} cancels the watch and may be called from the reader. An interrupt of the
- * reader cancels the watch, keeps the interrupt flag and throws.
+ * own. {@link #close()} cancels the watch and may be called from the reader; {@link #end()} from any
+ * thread. An interrupt of the reader cancels the watch, keeps the interrupt flag and throws.
  */
 final class StallWatchdog<E> implements Iterator<E>, AutoCloseable {
 
@@ -131,6 +131,17 @@ final class StallWatchdog<E> implements Iterator<E>, AutoCloseable {
     @Override
     public void close() {
         reader.dispose();
+    }
+
+    /**
+     * Cancels the watch and ends it as if it had completed: a reader waiting in {@link #hasNext()}
+     * wakes, and it and every later call return false once the events already arrived are taken.
+     * May be called from any thread; its caller's way to stop a reader without an operator on
+     * every event.
+     */
+    void end() {
+        reader.dispose();
+        arrive(() -> completed = true);
     }
 
     private void arrive(Runnable change) {

@@ -494,6 +494,22 @@ class ReflectorTest {
     }
 
     @Test
+    void stopDuringAWatchCancelsItAndEndsTheLoop() throws Exception {
+        server.answerLists(options -> page("10", "", configMap("a", "one", "5")));
+        start(listing());
+        OpenWatch<ConfigMap> watch = server.nextWatch();
+        await().until(reflector::isWatching);
+
+        reflector.stop();
+        thread.join(FakeListerWatcher.WAIT.toMillis());
+
+        assertThat(thread.isAlive()).as("the reflector's loop ends").isFalse();
+        assertThat(reflector.state()).isInstanceOf(ReflectorState.Stopped.class);
+        assertThat(reflector.isWatching()).isFalse();
+        assertThat(watch.sink().currentSubscriberCount()).as("the open watch is cancelled").isZero();
+    }
+
+    @Test
     void stopEndsTheLoopDuringABackoff() throws Exception {
         server.answerLists(options -> {
             throw status(500, "InternalError");

@@ -8,6 +8,7 @@ import dev.operatorstarter.testing.FakeTimeSource;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import reactor.core.Exceptions;
@@ -67,6 +68,29 @@ class StallWatchdogTest {
                 Flux.error(new IllegalStateException("reset"))), Duration.ofSeconds(10), time, 64);
         assertThat(failed.next()).isEqualTo("a");
         assertThatThrownBy(failed::hasNext).isInstanceOf(IllegalStateException.class).hasMessage("reset");
+    }
+
+    @Test
+    void endingFromAnotherThreadWakesTheReaderAfterTheEventsAlreadyArrivedAndCancelsTheWatch() throws Exception {
+        StallWatchdog<Long> events = StallWatchdog.watch(server.asFlux(), Duration.ofMinutes(1), time, 64);
+        server.tryEmitNext(1L);
+        assertThat(events.next()).isEqualTo(1L);
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(events::hasNext);
+        await().until(() -> time.hasWaiterWithin(Duration.ofMinutes(1)));
+
+        server.tryEmitNext(2L);
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).as("woken by the event").isTrue();
+        CompletableFuture.runAsync(events::end).get(10, TimeUnit.SECONDS);
+
+        assertThat(events.next()).as("what arrived before the end is still read").isEqualTo(2L);
+        assertThat(events.hasNext()).as("then the watch reads as completed").isFalse();
+        assertThat(server.currentSubscriberCount()).as("the watch is cancelled").isZero();
+
+        StallWatchdog<Long> idle = StallWatchdog.watch(Flux.never(), Duration.ofMinutes(1), time, 64);
+        CompletableFuture<Boolean> blocked = CompletableFuture.supplyAsync(idle::hasNext);
+        await().until(() -> time.hasWaiterWithin(Duration.ofMinutes(1)));
+        idle.end();
+        assertThat(blocked.get(10, TimeUnit.SECONDS)).as("a reader waiting for an event wakes at the end").isFalse();
     }
 
     @Test

@@ -118,19 +118,13 @@ final class WatchDecoding {
                 DataBufferUtils.release(chunk);
             }
             byte[] bytes = chunkBytes;
-            int first = 0;
-            while (first < length && bytes[first] != '\n') {
-                first++;
-            }
-            if (first == length) {
+            int first = firstNewline(bytes, 0, length);
+            if (first < 0) {
                 List<Object> decoded = new ArrayList<>(0);
                 keep(bytes, 0, length, decoded);
                 return decoded;
             }
-            int last = length - 1;
-            while (bytes[last] != '\n') {
-                last--;
-            }
+            int last = lastNewline(bytes, first, length);
             List<Object> decoded = new ArrayList<>();
             int start = 0;
             if (pendingLength > 0) {
@@ -160,6 +154,32 @@ final class WatchDecoding {
             }
             keep(bytes, last + 1, length, decoded);
             return decoded;
+        }
+
+        /*
+         * The scans are methods of their own, not loops in complete(): a loop that runs hot makes the
+         * JIT compile its whole method on the stack (OSR), with the Jackson code it inlines, again each
+         * time the method deoptimizes; a small method is compiled once, cheaply, and complete(), called
+         * once per chunk, is compiled as a whole when it is hot.
+         */
+
+        /** The index of the first newline in {@code bytes[from, to)}, or -1. */
+        private static int firstNewline(byte[] bytes, int from, int to) {
+            for (int i = from; i < to; i++) {
+                if (bytes[i] == '\n') {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        /** The index of the last newline in {@code bytes[from, to)}, which holds one at {@code from}. */
+        private static int lastNewline(byte[] bytes, int from, int to) {
+            int last = to - 1;
+            while (bytes[last] != '\n') {
+                last--;
+            }
+            return last;
         }
 
         /** Where the first line in {@code bytes[from, to)} (which ends with a newline) longer than the limit starts, or -1. */

@@ -32,7 +32,7 @@ final class ControllerRuntimeRuns {
 
     /**
      * One scale-curve measurement, as {@link InformerRun} prints it: sync ms, retained bytes, objects
-     * cached, warm sync ms.
+     * cached, warm sync ms, resident set size.
      */
     static String[] informer(Subject subject, Projection projection, Workload.Kind kind, String namespace, Path kubeconfig)
             throws IOException, InterruptedException {
@@ -42,7 +42,8 @@ final class ControllerRuntimeRuns {
 
     static String[] informerFigures(ControllerRuntimeResult result) {
         return new String[] {String.valueOf(result.number("syncMillis")), String.valueOf(result.number("retainedBytes")),
-                String.valueOf(result.number("objects")), String.valueOf(result.number("warmSyncMillis"))};
+                String.valueOf(result.number("objects")), String.valueOf(result.number("warmSyncMillis")),
+                String.valueOf(result.number("rssBytes"))};
     }
 
     /** Events per second of one watch-throughput run against the suite's watch server. */

@@ -29,8 +29,13 @@ final class InformerReport {
      * What one forked JVM measured.
      *
      * @param warmSyncMillis a second informer's time to synced in the same JVM; negative if not measured
+     * @param rssBytes the process's resident set size once synced, after the GC; negative if not measured
      */
-    record Sample(long syncMillis, long retainedBytes, long warmSyncMillis) {
+    record Sample(long syncMillis, long retainedBytes, long warmSyncMillis, long rssBytes) {
+        Sample(long syncMillis, long retainedBytes, long warmSyncMillis) {
+            this(syncMillis, retainedBytes, warmSyncMillis, -1);
+        }
+
         Sample(long syncMillis, long retainedBytes) {
             this(syncMillis, retainedBytes, -1);
         }
@@ -59,6 +64,7 @@ final class InformerReport {
     private final ScaleCurve curve;
     private final Map<Case, List<Sample>> samples = new LinkedHashMap<>();
     private final Map<Baseline, List<Long>> baselines = new LinkedHashMap<>();
+    private final Map<Baseline, List<Long>> baselineRss = new LinkedHashMap<>();
 
     InformerReport(ScaleCurve curve) {
         this.curve = curve;
@@ -69,7 +75,18 @@ final class InformerReport {
     }
 
     void addBaseline(Baseline measured, long retainedBytes) {
+        addBaseline(measured, retainedBytes, -1);
+    }
+
+    /** A baseline run with its resident set size once synced (negative: not measured). */
+    void addBaseline(Baseline measured, long retainedBytes, long rssBytes) {
         baselines.computeIfAbsent(measured, key -> new ArrayList<>()).add(retainedBytes);
+        baselineRss.computeIfAbsent(measured, key -> new ArrayList<>()).add(rssBytes);
+    }
+
+    /** min / median / max resident set size in MiB, or a dash when a run did not measure it. */
+    private static String rssCell(List<Long> rss) {
+        return rss.isEmpty() || rss.stream().anyMatch(bytes -> bytes < 0) ? "–" : Stats.of(rss).format("MiB", 1 << 20);
     }
 
     /** The median time to synced in ms, if measured. */
@@ -252,8 +269,8 @@ final class InformerReport {
     private String everyRun() {
         StringBuilder table = new StringBuilder("#### Every run\n\nmin / median / max of the runs, each in a fresh JVM "
                 + "(the cache alone and per object from the medians).\n\n"
-                + "| objects | subject | runs | time to synced | retained heap | cache alone | per object |\n"
-                + "|---|---|---|---|---|---|---|\n");
+                + "| objects | subject | runs | time to synced | retained heap | cache alone | per object | RSS once synced |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
         samples.forEach((measured, runs) -> {
             Stats time = Stats.of(runs.stream().map(Sample::syncMillis).toList());
             Stats heap = Stats.of(runs.stream().map(Sample::retainedBytes).toList());
@@ -262,7 +279,8 @@ final class InformerReport {
                     .append(measured.subject().label()).append(" | ").append(runs.size()).append(" | ")
                     .append(time.format("ms", 1)).append(" | ").append(heap.format("MiB", 1 << 20)).append(" | ")
                     .append(cache.isPresent() ? String.format("%.1f MiB", cache.getAsDouble() / (1 << 20)) : "–")
-                    .append(" | ").append(bytesCell(bytesPerObject(measured))).append(" |\n");
+                    .append(" | ").append(bytesCell(bytesPerObject(measured))).append(" | ")
+                    .append(rssCell(runs.stream().map(Sample::rssBytes).toList())).append(" |\n");
         });
         return table.append('\n').toString();
     }
@@ -270,12 +288,15 @@ final class InformerReport {
     private String fixedCosts() {
         StringBuilder table = new StringBuilder("#### Fixed cost\n\nEach subject's retained heap with its informer "
                 + "synced on the baseline namespace, which holds one object of the kind (min / median / max): "
-                + "subtracted from the figures above to get the cache alone.\n\n"
-                + "| informer | subject | runs | retained heap |\n|---|---|---|---|\n");
+                + "subtracted from the figures above to get the cache alone; beside it the process's resident set size "
+                + "(VmRSS) after the same GC: heap, the rest of the JVM (or Go runtime) and whatever memory outside "
+                + "the heap the client holds.\n\n"
+                + "| informer | subject | runs | retained heap | RSS once synced |\n|---|---|---|---|---|\n");
         baselines.forEach((measured, runs) -> table.append("| ").append(measured.kind().title())
                 .append(measured.projection() == Projection.METADATA_ONLY ? ", metadata only" : "").append(" | ")
                 .append(measured.subject().label()).append(" | ").append(runs.size()).append(" | ")
-                .append(Stats.of(runs).format("MiB", 1 << 20)).append(" |\n"));
+                .append(Stats.of(runs).format("MiB", 1 << 20)).append(" | ")
+                .append(rssCell(baselineRss.getOrDefault(measured, List.of()))).append(" |\n"));
         return table.append('\n').toString();
     }
 

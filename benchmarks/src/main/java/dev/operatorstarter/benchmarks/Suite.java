@@ -169,7 +169,8 @@ public final class Suite {
                 for (Projection projection : Projection.values()) {
                     for (Subject subject : curve.subjects(kind, projection)) {
                         String[] result = informer(subject, projection, kind, Dataset.BASELINE, kubeconfig, 1);
-                        results.addBaseline(new InformerReport.Baseline(kind, projection, subject), Long.parseLong(result[1]));
+                        results.addBaseline(new InformerReport.Baseline(kind, projection, subject), Long.parseLong(result[1]),
+                                Long.parseLong(result[4]));
                         log.info("baseline, {} {} {} run {}: {} bytes", kind.resource(), projection.argument(),
                                 subject, run + 1, result[1]);
                     }
@@ -184,7 +185,7 @@ public final class Suite {
                                 workload.listed());
                         results.add(new InformerReport.Case(workload, projection, subject),
                                 new InformerReport.Sample(Long.parseLong(result[0]), Long.parseLong(result[1]),
-                                        Long.parseLong(result[3])));
+                                        Long.parseLong(result[3]), Long.parseLong(result[4])));
                         log.info("{} {} {} {} run {}: {} ms, {} bytes, {} ms again warm", workload.objects(),
                                 workload.kind().resource(), projection.argument(), subject, run + 1, result[0], result[1],
                                 result[3]);

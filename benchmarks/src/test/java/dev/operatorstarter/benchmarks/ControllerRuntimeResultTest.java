@@ -17,7 +17,7 @@ class ControllerRuntimeResultTest {
                 + "\"rssBytes\":61440000,\"scenario\":\"informer\",\"syncMillis\":212,\"warmSyncMillis\":35}");
 
         assertThat(result.scenario()).isEqualTo("informer");
-        assertThat(ControllerRuntimeRuns.informerFigures(result)).containsExactly("212", "2646016", "301", "35");
+        assertThat(ControllerRuntimeRuns.informerFigures(result)).containsExactly("212", "2646016", "301", "35", "61440000");
     }
 
     @Test

@@ -145,6 +145,26 @@ class InformerReportTest {
         assertThat(report.markdown()).contains("#### Time to synced again, warm").contains("**0.50x**");
     }
 
+    @Test
+    void theResidentSetSizeIsShownOnlyWhereEveryRunMeasuredIt() {
+        Case ours = new Case(largeConfigMaps, FULL, Subject.OURS);
+        Case official = new Case(largeConfigMaps, FULL, Subject.OFFICIAL);
+        report.add(ours, new Sample(4_000, 1, 600, 100L << 20));
+        report.add(ours, new Sample(4_000, 1, 600, 300L << 20));
+        report.add(ours, new Sample(4_000, 1, 600, 200L << 20));
+        report.add(official, new Sample(4_000, 1, 600, 100L << 20));
+        report.add(official, new Sample(4_000, 1, 600));
+        report.addBaseline(new Baseline(CONFIGMAPS, FULL, Subject.OURS), 1, 30L << 20);
+
+        String markdown = report.markdown();
+        assertThat(markdown).contains("| 10,001 ConfigMaps | ours (default transform) | 3 | 4,000 / 4,000 / 4,000 ms | "
+                + "0.00 / 0.00 / 0.00 MiB | 0.0 MiB | 0 B | 100 / 200 / 300 MiB |");
+        assertThat(markdown).contains("| 10,001 ConfigMaps | official client-java 25.0.0 | 2 | 4,000 / 4,000 / 4,000 ms | "
+                + "0.00 / 0.00 / 0.00 MiB | – | – | – |");
+        assertThat(markdown).contains("| ConfigMaps | ours (default transform) | 1 | 0.00 / 0.00 / 0.00 MiB | "
+                + "30.00 / 30.00 / 30.00 MiB |");
+    }
+
     /** One run of {@code measured} whose cache alone is {@code cacheBytes} over a fixed cost of 1 MiB. */
     private void measure(Case measured, long syncMillis, long cacheBytes) {
         report.addBaseline(new Baseline(measured.workload().kind(), measured.projection(), measured.subject()), 1 << 20);

@@ -87,6 +87,8 @@ final class HttpTransport implements AutoCloseable {
         HttpClient http = HttpClient.create(connections).runOn(loops)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                         options.connectTimeout().toMillis()))
+                // heap buffers unpooled: the pool would keep the chunks a list grew it to (see the class)
+                .option(ChannelOption.ALLOCATOR, UnpooledHeapAllocator.INSTANCE)
                 .compress(true);
         if ("https".equals(config.server().getScheme())) {
             http = TlsContextFactory.secure(http, config.tls(), config.source(), keys, options.connectTimeout());

@@ -153,15 +153,15 @@ func priority(ctx context.Context, o options) error {
 				}
 				continue
 			}
+			// A random listed object not reconciled yet, drawn from the fixed list until one is still
+			// left: the lock the reconciles take is held for a few lookups, not for a copy and a sort of
+			// the whole list, which would hold the workers back right before each update.
 			mu.Lock()
-			var candidates []string
-			for name := range listLeft {
-				candidates = append(candidates, name)
-			}
-			sort.Strings(candidates)
 			var name string
-			if len(candidates) > 1 {
-				name = candidates[random.Intn(len(candidates))]
+			if len(listLeft) > 1 {
+				for name == "" || !listLeft[name] {
+					name = listed[random.Intn(len(listed))].Name
+				}
 			}
 			_, pending := updated[name]
 			if name != "" && !pending {

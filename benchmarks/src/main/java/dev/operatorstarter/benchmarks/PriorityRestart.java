@@ -178,8 +178,21 @@ public final class PriorityRestart {
                 .orElse(0L);
     }
 
+    /**
+     * A random listed object not reconciled yet, drawn from the fixed list until one is still left
+     * (as the controller-runtime program does): no copy of the whole set per update.
+     */
+    static String anyLeft(Random random, List<ConfigMap> listed, Set<String> left) {
+        while (true) {
+            String name = listed.get(random.nextInt(listed.size())).getMetadata().getName();
+            if (left.contains(name)) {
+                return name;
+            }
+        }
+    }
+
     private static String ms(double millis) {
-        return Double.isNaN(millis) ? "" : millis < 10 ? String.format("%.1f ms", millis) : String.format("%.0f ms", millis);
+        return Double.isNaN(millis) ? "" : millis < 10 ? String.format("%.1f ms", millis) : String.format("%,.0f ms", millis);
     }
 
     static Result run(boolean priorityQueue, boolean saturation) throws Exception {
@@ -226,9 +239,8 @@ public final class PriorityRestart {
             }, 0, 1, TimeUnit.MILLISECONDS);
         } else {
             load.scheduleAtFixedRate(() -> {
-                List<String> candidates = new ArrayList<>(listLeft);
-                if (candidates.size() > 1) {
-                    String name = candidates.get(random.nextInt(candidates.size()));
+                if (listLeft.size() > 1) {
+                    String name = anyLeft(random, listed, listLeft);
                     if (!updated.containsKey(name)) {
                         updated.put(name, new long[] {System.nanoTime(), server.nextVersion()});
                         server.emit(false, name);

@@ -34,7 +34,7 @@ import jdk.jfr.consumer.RecordingFile;
  * training run on the baseline namespace, as {@link ColdSync} does), one cold sync and then
  * {@code warm} warm syncs, each with a new client and informer, while JFR samples every thread each
  * millisecond. Prints each sync's time, the process's CPU time, classes loaded and JIT time during
- * it, then the samples of the cold sync and of the warm syncs: by category
+ * it, then the samples of the cold sync, of the warm syncs, and of the later half of the warm syncs: by category
  * ({@link SyncBreakdown.Category}), by thread, by top frame and by the first frame of ours.
  *
  * <p>Usage: {@code SyncProfiler <objects per kind> <warm syncs> <folder> [none|cds|newer-none|aot-cache]}
@@ -123,6 +123,11 @@ public final class SyncProfiler {
         report(kind.resource() + ", cold sync", file, marks.get(0), marks.get(1));
         if (warm > 0) {
             report(kind.resource() + ", warm syncs", file, marks.get(1), marks.get(marks.size() - 1));
+        }
+        if (warm > 1) {
+            // the later half: what is left once the JIT has caught up
+            report(kind.resource() + ", warm syncs " + (warm / 2 + 1) + " to " + warm, file, marks.get(warm / 2 + 1),
+                    marks.get(marks.size() - 1));
         }
         System.out.flush();
         System.exit(0);

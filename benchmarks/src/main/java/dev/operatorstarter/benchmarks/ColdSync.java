@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -30,7 +31,7 @@ final class ColdSync {
     /** What one archive was trained for. */
     record Key(Subject subject, Projection projection, Workload.Kind kind) {
         String fileName() {
-            return subject.name().toLowerCase() + "-" + kind.resource() + "-" + projection.argument();
+            return subject.name().toLowerCase(Locale.ROOT) + "-" + kind.resource() + "-" + projection.argument();
         }
     }
 

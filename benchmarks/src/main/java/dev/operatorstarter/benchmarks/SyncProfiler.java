@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -55,7 +56,8 @@ public final class SyncProfiler {
         int objects = Integer.parseInt(args[0]);
         int warm = Integer.parseInt(args[1]);
         Path folder = Files.createDirectories(Path.of(args[2]).toAbsolutePath());
-        ClassData classData = args.length > 3 ? ClassData.valueOf(args[3].toUpperCase().replace('-', '_')) : ClassData.NONE;
+        ClassData classData = args.length > 3 ? ClassData.valueOf(args[3].toUpperCase(Locale.ROOT).replace('-', '_'))
+                : ClassData.NONE;
         Jdk jdk = classData.newerJdk() ? Jdk.newer(StartupTime.AOT_CACHE_JDK, System.getenv()).orElseThrow(
                 () -> new IllegalStateException("no JDK " + StartupTime.AOT_CACHE_JDK + " (set " + Jdk.NEWER_JDK_VARIABLE
                         + ")")) : Jdk.current();
@@ -78,7 +80,7 @@ public final class SyncProfiler {
                     options = classData.runOptions(archive);
                 }
                 run(command(jdk, options, classPath, kind, workload.namespace(), kubeconfig, workload.listed(), warm,
-                        folder.resolve("sync-" + kind + "-" + classData.name().toLowerCase() + ".jfr")), true);
+                        folder.resolve("sync-" + kind + "-" + classData.name().toLowerCase(Locale.ROOT) + ".jfr")), true);
             }
         }
         System.exit(0);

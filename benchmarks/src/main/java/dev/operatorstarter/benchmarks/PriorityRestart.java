@@ -60,15 +60,37 @@ public final class PriorityRestart {
     static final int FRESH_PER_MILLI = 3;
     static final int SATURATION_LIMIT_SECONDS = 120;
 
-    /** One scenario's figures: latencies in ms (empty for saturation), and when the initial list was done. */
-    record Result(String variant, String scenario, List<Double> latencies, double listDoneSeconds, int listLeft) {
-        double percentile(double p) {
-            if (latencies.isEmpty()) {
-                return Double.NaN;
-            }
-            List<Double> sorted = new ArrayList<>(latencies);
-            Collections.sort(sorted);
-            return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1));
+    /** JVM options of {@link PrioritySection}'s forks, as the scenario is run by hand. */
+    static final List<String> JVM_OPTIONS = List.of("-Xmx1g");
+
+    /**
+     * One scenario's figures: the fresh changes' latency percentiles in ms (NaN for saturation),
+     * how many there were, when the initial list was done (NaN if not) and how many of it were left.
+     */
+    record Result(String variant, String scenario, double p50, double p99, double max, int updates,
+            double listDoneSeconds, int listLeft) {
+
+        /** From the fresh changes' latencies in nanoseconds (none for saturation). */
+        static Result of(String variant, String scenario, List<Long> latencyNanos, double listDoneSeconds, int listLeft) {
+            return new Result(variant, scenario, millis(latencyNanos, 50), millis(latencyNanos, 99),
+                    millis(latencyNanos, 100), latencyNanos.size(), listDoneSeconds, listLeft);
+        }
+
+        private static double millis(List<Long> nanos, double percentile) {
+            return nanos.isEmpty() ? Double.NaN : Stats.percentile(nanos, percentile) / 1e6;
+        }
+
+        /** The RESULT line's fields, as {@link #parse} reads them. */
+        String line() {
+            return String.join(" ", variant.replace(' ', '_'), scenario, Double.toString(p50), Double.toString(p99),
+                    Double.toString(max), Integer.toString(updates), Double.toString(listDoneSeconds),
+                    Integer.toString(listLeft));
+        }
+
+        static Result parse(String[] fields) {
+            return new Result(fields[0].replace('_', ' '), fields[1], Double.parseDouble(fields[2]),
+                    Double.parseDouble(fields[3]), Double.parseDouble(fields[4]), Integer.parseInt(fields[5]),
+                    Double.parseDouble(fields[6]), Integer.parseInt(fields[7]));
         }
     }
 
@@ -114,7 +136,16 @@ public final class PriorityRestart {
                 .withResourceVersion(version).endMetadata().build();
     }
 
+    /**
+     * Without arguments: the four runs (priority and FIFO, latency and saturation) in this JVM, as a
+     * table. With {@code priority|fifo latency|saturation}: that run alone, as a RESULT line for
+     * {@link PrioritySection}.
+     */
     public static void main(String[] args) throws Exception {
+        if (args.length == 2) {
+            System.out.println("RESULT " + run(args[0].equals("priority"), args[1].equals("saturation")).line());
+            return;
+        }
         System.out.printf("PriorityRestart: %d listed ConfigMaps, %d workers, reconcile %d ms (sleep); latency: an update"
                 + " every %d ms; saturation: %d new objects per ms, limit %d s%n", LISTED, WORKERS, RECONCILE_MILLIS,
                 UPDATE_EVERY_MILLIS, FRESH_PER_MILLI, SATURATION_LIMIT_SECONDS);
@@ -123,15 +154,23 @@ public final class PriorityRestart {
             results.add(run(priorityQueue, false));
             results.add(run(priorityQueue, true));
         }
-        System.out.println("| queue | scenario | fresh p50 | fresh p99 | fresh max | updates | initial list reconciled |");
-        System.out.println("|---|---|---|---|---|---|---|");
+        System.out.print(table(results));
+    }
+
+    /** The results as a Markdown table. */
+    static String table(List<Result> results) {
+        StringBuilder table = new StringBuilder(
+                "| queue | scenario | fresh p50 | fresh p99 | fresh max | updates | initial list reconciled |\n"
+                        + "|---|---|---|---|---|---|---|\n");
         for (Result r : results) {
-            System.out.printf("| %s | %s | %s | %s | %s | %s | %s |%n", r.variant(), r.scenario(), ms(r.percentile(0.5)),
-                    ms(r.percentile(0.99)), ms(r.percentile(1.0)), r.latencies().isEmpty() ? "" : r.latencies().size(),
+            boolean latency = r.scenario().equals("latency");
+            table.append(String.format("| %s | %s | %s | %s | %s | %s | %s |%n", r.variant(), r.scenario(), ms(r.p50()),
+                    ms(r.p99()), ms(r.max()), latency ? r.updates() : "",
                     r.listLeft() == 0 ? String.format("%.1f s", r.listDoneSeconds())
                             : String.format("not within %d s: %,d of %,d left", SATURATION_LIMIT_SECONDS, r.listLeft(),
-                                    LISTED));
+                                    LISTED)));
         }
+        return table.toString();
     }
 
     private static long cachedVersion(SharedIndexInformer<ConfigMap> informer, String key) {
@@ -140,7 +179,7 @@ public final class PriorityRestart {
     }
 
     private static String ms(double millis) {
-        return Double.isNaN(millis) ? "" : String.format("%.0f ms", millis);
+        return Double.isNaN(millis) ? "" : millis < 10 ? String.format("%.1f ms", millis) : String.format("%.0f ms", millis);
     }
 
     static Result run(boolean priorityQueue, boolean saturation) throws Exception {
@@ -158,7 +197,7 @@ public final class PriorityRestart {
         Set<String> listLeft = ConcurrentHashMap.newKeySet();
         listed.forEach(object -> listLeft.add(object.getMetadata().getName()));
         Map<String, long[]> updated = new ConcurrentHashMap<>(); // name -> {emitted at, resourceVersion}
-        List<Double> latencies = new CopyOnWriteArrayList<>();
+        List<Long> latencies = new CopyOnWriteArrayList<>();
         AtomicLong listDoneAt = new AtomicLong();
         Controller<ConfigMap> controller = Controller.builder(ControllerOptions.builder("restart").workers(WORKERS)
                 .priorityQueue(priorityQueue).build(), ResourceType.of(ConfigMap.class), informer).build(request -> {
@@ -166,7 +205,7 @@ public final class PriorityRestart {
                     long[] update = updated.get(request.name());
                     if (update != null && cachedVersion(informer, request.key()) >= update[1]
                             && updated.remove(request.name(), update)) {
-                        latencies.add((now - update[0]) / 1e6); // the first reconcile that sees the update
+                        latencies.add(now - update[0]); // the first reconcile that sees the update
                     }
                     Thread.sleep(RECONCILE_MILLIS);
                     if (listLeft.remove(request.name()) && listLeft.isEmpty()) {
@@ -206,7 +245,7 @@ public final class PriorityRestart {
         informer.stop();
         int left = listLeft.size();
         double doneSeconds = left == 0 ? (listDoneAt.get() - start) / 1e9 : Double.NaN;
-        return new Result(priorityQueue ? "ours, priority" : "ours, FIFO", saturation ? "saturation" : "latency",
+        return Result.of(priorityQueue ? "ours, priority" : "ours, FIFO", saturation ? "saturation" : "latency",
                 saturation ? List.of() : List.copyOf(latencies), doneSeconds, left);
     }
 }

@@ -46,7 +46,7 @@ public final class Suite {
     }
 
     /**
-     * @param args see {@link Arguments}: {@code -quick} for the small run; {@code --only=informers,cold,profile,latency,sharding,failover,watch,jmh,startup}
+     * @param args see {@link Arguments}: {@code -quick} for the small run; {@code --only=informers,cold,profile,latency,sharding,failover,priority,watch,jmh,startup}
      *     to run some sections (all by default); {@code --configmaps=}, {@code --pods=}, {@code --runs=} for
      *     another scale curve; {@code --sharding-objects=}, {@code --sharding-replicas=} for another scale-out
      */
@@ -111,6 +111,10 @@ public final class Suite {
                     report.append(Failover.section(arguments.quick(), admin, server.connection().kubeconfig())).append('\n');
                 }
             }
+        }
+        if (sections.contains("priority")) {
+            log.info("the priority queue's restart: ours and controller-runtime");
+            report.append(PrioritySection.section(arguments.quick())).append('\n');
         }
         if (sections.contains("watch")) {
             report.append(watchThroughput(size, work)).append('\n');

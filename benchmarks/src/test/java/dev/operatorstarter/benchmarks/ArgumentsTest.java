@@ -15,8 +15,8 @@ class ArgumentsTest {
         Arguments arguments = Arguments.parse("--full");
 
         assertThat(arguments.quick()).isFalse();
-        assertThat(arguments.sections()).containsExactly("informers", "profile", "latency", "sharding", "failover", "watch",
-                "jmh", "startup");
+        assertThat(arguments.sections()).containsExactly("informers", "profile", "latency", "sharding", "failover",
+                "priority", "watch", "jmh", "startup");
         assertThat(arguments.curve()).isEqualTo(ScaleCurve.FULL);
         assertThat(arguments.sharding()).isEqualTo(ShardingScaleOut.Plan.FULL);
         assertThat(Arguments.parse()).isEqualTo(arguments);

@@ -8,17 +8,30 @@ import org.junit.jupiter.api.Test;
 class PriorityRestartTest {
 
     @Test
-    void percentilesAreTheNearestRankOfTheLatencies() {
-        PriorityRestart.Result result = new PriorityRestart.Result("ours, priority", "latency",
-                List.of(5.0, 1.0, 4.0, 2.0, 3.0), 1.0, 0);
-        assertThat(result.percentile(0.5)).isEqualTo(3.0);
-        assertThat(result.percentile(0.99)).isEqualTo(5.0);
-        assertThat(result.percentile(1.0)).isEqualTo(5.0);
-        assertThat(result.percentile(0.2)).isEqualTo(1.0);
+    void percentilesAreTheNearestRankOfTheLatenciesInMilliseconds() {
+        PriorityRestart.Result result = PriorityRestart.Result.of("ours, priority", "latency",
+                List.of(5_000_000L, 1_000_000L, 4_000_000L, 2_000_000L, 3_000_000L), 1.0, 0);
+        assertThat(result.p50()).isEqualTo(3.0);
+        assertThat(result.p99()).isEqualTo(5.0);
+        assertThat(result.max()).isEqualTo(5.0);
+        assertThat(result.updates()).isEqualTo(5);
     }
 
     @Test
     void aSaturationRunHasNoLatencies() {
-        assertThat(new PriorityRestart.Result("ours, FIFO", "saturation", List.of(), 6.2, 0).percentile(0.5)).isNaN();
+        PriorityRestart.Result result = PriorityRestart.Result.of("ours, FIFO", "saturation", List.of(), 6.2, 0);
+        assertThat(result.p50()).isNaN();
+        assertThat(PriorityRestart.table(List.of(result))).contains("| ours, FIFO | saturation |  |  |  |  | 6.2 s |");
+    }
+
+    @Test
+    void aForkedRunsResultLineReadsBackAsTheSameResult() {
+        PriorityRestart.Result starved = new PriorityRestart.Result("controller-runtime, priority", "saturation",
+                Double.NaN, Double.NaN, Double.NaN, 0, Double.NaN, 9_995);
+        PriorityRestart.Result latency = PriorityRestart.Result.of("ours, priority", "latency", List.of(1_500_000L), 5.9, 0);
+        for (PriorityRestart.Result result : List.of(starved, latency)) {
+            assertThat(PriorityRestart.Result.parse(result.line().split(" "))).isEqualTo(result);
+        }
+        assertThat(PriorityRestart.table(List.of(starved))).contains("not within 120 s: 9,995 of 10,000 left");
     }
 }

@@ -82,7 +82,7 @@ final class MicrometerReflectorMetrics implements ReflectorMetrics {
         }
         versions.computeIfAbsent(name, key -> {
             AtomicLong holder = new AtomicLong();
-            Gauge.builder("reflector.last.resource.version", holder, AtomicLong::doubleValue)
+            Gauge.builder("reflector.last.resource.version", holder, AtomicLong::doubleValue).strongReference(true)
                     .description("The last resourceVersion the reflector reached.").tag(NAME, key).register(registry);
             return holder;
         }).set(value);

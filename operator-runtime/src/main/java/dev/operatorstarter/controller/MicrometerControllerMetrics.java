@@ -52,7 +52,7 @@ final class MicrometerControllerMetrics implements ControllerMetrics {
     private AtomicInteger gauge(Map<String, AtomicInteger> values, String name, String description, String controller) {
         return values.computeIfAbsent(controller, key -> {
             AtomicInteger value = new AtomicInteger();
-            Gauge.builder(name, value, AtomicInteger::get).description(description).tag(CONTROLLER, key)
+            Gauge.builder(name, value, AtomicInteger::get).strongReference(true).description(description).tag(CONTROLLER, key)
                     .register(registry);
             return value;
         });

@@ -23,7 +23,7 @@ final class MicrometerLeaderMetrics implements LeaderMetrics {
     public void leading(String name, boolean leading) {
         status.computeIfAbsent(name, key -> {
             AtomicInteger value = new AtomicInteger();
-            Gauge.builder("leader.election.master.status", value, AtomicInteger::get)
+            Gauge.builder("leader.election.master.status", value, AtomicInteger::get).strongReference(true)
                     .description("1 while this process is the leader of the election, 0 otherwise.")
                     .tag("name", key).register(registry);
             return value;

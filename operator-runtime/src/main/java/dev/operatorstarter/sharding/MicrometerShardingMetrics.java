@@ -129,7 +129,8 @@ final class MicrometerShardingMetrics implements ShardingMetrics {
     private AtomicInteger gauge(String name, String description, Tags tags) {
         return pushed.computeIfAbsent(new Key(name, tags), key -> {
             AtomicInteger value = new AtomicInteger();
-            Gauge.builder(name, value, AtomicInteger::get).description(description).tags(tags).register(registry);
+            Gauge.builder(name, value, AtomicInteger::get).strongReference(true).description(description).tags(tags)
+                    .register(registry);
             return value;
         });
     }

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,8 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code java -jar}: it starts, reconciles a site, and stops cleanly on SIGTERM, as it would in a
  * pod, and once more in Spring's AOT mode. Catches what the in-process tests cannot: a dependency
  * missing from the packaged jar, a bean definition Spring AOT cannot write as code.
+ *
+ * <p>The two runs go side by side, each in a namespace of its own: they mostly wait on the process.
  */
 @KubernetesTest(crds = Examples.CRD)
+@Execution(ExecutionMode.CONCURRENT)
 class PackagedJarIT {
 
     private static final Duration WAIT = Duration.ofSeconds(90);

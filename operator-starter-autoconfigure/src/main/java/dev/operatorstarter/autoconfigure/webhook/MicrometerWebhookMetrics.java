@@ -54,7 +54,7 @@ final class MicrometerWebhookMetrics implements WebhookMetrics {
     private AtomicInteger inFlight(String webhook) {
         return inFlight.computeIfAbsent(webhook, path -> {
             AtomicInteger value = new AtomicInteger();
-            Gauge.builder("controller.runtime.webhook.requests.in.flight", value, AtomicInteger::get)
+            Gauge.builder("controller.runtime.webhook.requests.in.flight", value, AtomicInteger::get).strongReference(true)
                     .description("Current number of admission requests being served.").tag(WEBHOOK, path)
                     .register(registry);
             return value;

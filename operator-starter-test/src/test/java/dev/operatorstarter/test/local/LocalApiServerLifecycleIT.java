@@ -74,8 +74,8 @@ class LocalApiServerLifecycleIT {
         // A temporary folder of its own: a server starting meanwhile in another JVM (the other IT
         // fork) sweeps abandoned runs from the shared one, and would take this run before we look.
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Djava.io.tmpdir=" + temporary, "-cp", System.getProperty("java.class.path")));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-Djava.io.tmpdir=" + temporary, "-cp", System.getProperty("java.class.path")));
         passThrough(command, LocalApiServerOptions.CACHE_DIR_PROPERTY);
         passThrough(command, LocalApiServerOptions.BINARY_DIR_PROPERTY);
         command.add(LocalApiServerMain.class.getName());

@@ -10,7 +10,9 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>{@code -quick} (or {@code --quick}): every section, small; {@code --full} (the default): the full run.
- *   <li>{@code --only=informers,profile,latency,sharding,failover,priority,watch,jmh,startup}: some sections (all by default).
+ *   <li>{@code --only=informers,cold,profile,latency,sharding,failover,priority,watch,jmh,startup}: some sections
+ *       (all but {@code cold} by default). {@code cold} is the scale curve's cold sync with each subject's own
+ *       class-data archive ({@link ColdSync}), on the same sizes as {@code informers}.
  *   <li>{@code --configmaps=1k,10k,50k}, {@code --pods=2k,10k}: other sizes for the informer scale
  *       curve ({@code k} for thousands; empty for none of that kind). Default: {@link ScaleCurve#FULL}
  *       or {@link ScaleCurve#QUICK}.
@@ -28,8 +30,14 @@ import java.util.Locale;
  */
 record Arguments(boolean quick, List<String> sections, ScaleCurve curve, ShardingScaleOut.Plan sharding) {
 
-    static final List<String> SECTIONS = List.of("informers", "profile", "latency", "sharding", "failover", "priority",
-            "watch", "jmh", "startup");
+    static final List<String> SECTIONS = List.of("informers", "cold", "profile", "latency", "sharding", "failover",
+            "priority", "watch", "jmh", "startup");
+    /**
+     * The sections run when {@code --only} is not given: all but {@code cold}, which measures the scale
+     * curve four times more (each Java subject on two JDKs, with and without an archive) and is run on
+     * chosen sizes.
+     */
+    static final List<String> DEFAULT_SECTIONS = SECTIONS.stream().filter(section -> !section.equals("cold")).toList();
 
     Arguments {
         sections = List.copyOf(sections);
@@ -40,7 +48,7 @@ record Arguments(boolean quick, List<String> sections, ScaleCurve curve, Shardin
         List<String> arguments = Arrays.stream(args).flatMap(arg -> Arrays.stream(arg.strip().split("\\s+")))
                 .filter(arg -> !arg.isEmpty()).toList();
         boolean quick = false;
-        List<String> sections = SECTIONS;
+        List<String> sections = DEFAULT_SECTIONS;
         List<Integer> configMaps = null;
         List<Integer> pods = null;
         Integer runs = null;

@@ -23,7 +23,12 @@ final class Forks {
 
     /** As {@link #run(Class, String...)}, with more options for the JVM. */
     static String[] run(List<String> jvmOptions, Class<?> main, String... args) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command(jvmOptions, main, args)).redirectErrorStream(true).start();
+        return run(command(jvmOptions, main, args), main.getSimpleName() + " " + String.join(" ", args));
+    }
+
+    /** Runs {@code command} (a JVM that prints a RESULT line) and returns that line; {@code what} names it in errors. */
+    static String[] run(List<String> command, String what) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String result = null;
         StringBuilder output = new StringBuilder();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -39,8 +44,7 @@ final class Forks {
             process.destroyForcibly();
         }
         if (result == null) {
-            throw new IllegalStateException(main.getSimpleName() + " " + String.join(" ", args)
-                    + " printed no result (exit " + process.exitValue() + "):\n" + output);
+            throw new IllegalStateException(what + " printed no result (exit " + process.exitValue() + "):\n" + output);
         }
         return result.split(" ");
     }

@@ -46,7 +46,7 @@ public final class Suite {
     }
 
     /**
-     * @param args see {@link Arguments}: {@code -quick} for the small run; {@code --only=informers,profile,latency,sharding,failover,priority,watch,jmh,startup}
+     * @param args see {@link Arguments}: {@code -quick} for the small run; {@code --only=informers,cold,profile,latency,sharding,failover,priority,watch,jmh,startup}
      *     to run some sections (all by default); {@code --configmaps=}, {@code --pods=}, {@code --runs=} for
      *     another scale curve; {@code --sharding-objects=}, {@code --sharding-replicas=} for another scale-out
      */
@@ -62,7 +62,8 @@ public final class Suite {
                 .append(LocalDate.now()).append(", commit ").append(commit()).append(") -->\n");
         report.append(machine()).append('\n');
         Path work = Files.createDirectories(Path.of("target", "benchmarks"));
-        if (sections.contains("informers") || sections.contains("latency") || sections.contains("profile")
+        if (sections.contains("informers") || sections.contains("cold") || sections.contains("latency")
+                || sections.contains("profile")
                 || sections.contains("sharding") || sections.contains("failover")) {
             try (LocalApiServer server = LocalApiServer.start(LocalApiServerOptions.defaults());
                     KubernetesClient admin = KubernetesClient.create(KubeconfigLoader.load(
@@ -70,7 +71,7 @@ public final class Suite {
                 ScaleCurve curve = arguments.curve();
                 Workload profiled = new Workload(Workload.Kind.CONFIGMAPS, arguments.quick() ? 2_000 : 10_000, 1);
                 List<Workload> workloads = new ArrayList<>();
-                if (sections.contains("informers")) {
+                if (sections.contains("informers") || sections.contains("cold")) {
                     workloads.addAll(curve.workloads());
                 }
                 if (sections.contains("profile") && workloads.stream().noneMatch(workload ->
@@ -89,6 +90,9 @@ public final class Suite {
                     if (sections.contains("informers")) {
                         report.append(informers(curve, kubeconfig, objects, creation)).append('\n');
                         report.append(CacheHistogram.section(admin, curve)).append('\n');
+                    }
+                    if (sections.contains("cold")) {
+                        report.append(ColdSync.section(curve, kubeconfig, work)).append('\n');
                     }
                 }
                 if (sections.contains("profile")) {
@@ -122,7 +126,7 @@ public final class Suite {
             report.append(StartupTime.section(arguments.quick(), work)).append('\n');
         }
         report.append(String.format("Whole suite (%s%s): %d s.%n", size.name(),
-                sections.equals(Arguments.SECTIONS) ? "" : ", only " + String.join(",", sections),
+                sections.equals(Arguments.DEFAULT_SECTIONS) ? "" : ", only " + String.join(",", sections),
                 Duration.ofNanos(System.nanoTime() - started).toSeconds()));
         report.append("<!-- results:end -->\n");
         Files.writeString(work.resolve("results.md"), report);

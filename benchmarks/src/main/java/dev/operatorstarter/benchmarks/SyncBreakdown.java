@@ -24,8 +24,18 @@ record SyncBreakdown(long coldMillis, long warmMillis, long firstByteMillis, lon
 
     /** Where a sample's time went, tested in this order from the top of its stack. */
     enum Category {
+        /*
+         * Linkage only: method handles and reflection that merely run (Jackson's property setters,
+         * the transform's Field.get) are passed over and count for their caller; spinning a lambda
+         * form or an accessor class counts here.
+         */
         CLASS_LOADING("class loading and linking (Java side)", "java.lang.ClassLoader.", "jdk.internal.loader.",
-                "java.lang.invoke.", "java.util.zip.", "java.util.jar.", "jdk.internal.reflect.", "sun.reflect."),
+                "java.lang.invoke.InvokerBytecodeGenerator", "java.lang.invoke.LambdaForm.", "java.lang.invoke.LambdaFormEditor",
+                "java.lang.invoke.MethodHandleNatives.", "java.lang.invoke.InnerClassLambdaMetafactory",
+                "java.lang.invoke.ClassSpecializer", "java.lang.invoke.MethodType", "java.lang.invoke.StringConcatFactory",
+                "java.lang.invoke.MethodHandles$Lookup", "jdk.internal.classfile.", "jdk.internal.org.objectweb.asm.",
+                "java.util.zip.", "java.util.jar.", "jdk.internal.reflect.MethodAccessorGenerator",
+                "jdk.internal.reflect.ReflectionFactory", "jdk.internal.reflect.ClassDefiner", "sun.reflect."),
         TRANSFORM("transform (managedFields, compaction)", "dev.operatorstarter.cache.Transforms",
                 "dev.operatorstarter.cache.Compaction", "dev.operatorstarter.cache.Interner",
                 "dev.operatorstarter.cache.Compact"),

@@ -28,6 +28,7 @@ class ArgumentsTest {
 
         assertThat(arguments.quick()).isTrue();
         assertThat(arguments.sections()).containsExactly("informers", "jmh");
+        assertThat(Arguments.parse("--only=cold,informers").sections()).containsExactly("informers", "cold");
         assertThat(arguments.curve()).isEqualTo(ScaleCurve.QUICK);
         assertThat(arguments.sharding()).isEqualTo(ShardingScaleOut.Plan.QUICK);
     }

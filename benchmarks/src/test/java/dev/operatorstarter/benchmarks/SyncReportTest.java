@@ -22,6 +22,12 @@ class SyncReportTest {
         assertThat(Category.of(List.of("java.lang.ClassLoader.loadClass",
                 "tools.jackson.databind.deser.BeanDeserializer.deserialize"))).as("a class loaded while decoding")
                 .isEqualTo(Category.CLASS_LOADING);
+        // a method handle or a reflective access that only runs counts for its caller, not as linkage
+        assertThat(Category.of(List.of("java.lang.invoke.DirectMethodHandle$Holder.invokeVirtual",
+                "jdk.internal.reflect.MethodHandleObjectFieldAccessorImpl.get", "dev.operatorstarter.cache.Compaction.visit")))
+                .isEqualTo(Category.TRANSFORM);
+        assertThat(Category.of(List.of("java.lang.invoke.LambdaForm.compileToBytecode",
+                "tools.jackson.databind.deser.BeanDeserializer.deserialize"))).isEqualTo(Category.CLASS_LOADING);
         assertThat(Category.of(List.of("java.lang.Thread.run"))).isEqualTo(Category.OTHER);
         assertThat(Category.of(List.of())).isEqualTo(Category.OTHER);
     }

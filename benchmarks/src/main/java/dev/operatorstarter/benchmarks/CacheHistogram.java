@@ -63,7 +63,15 @@ final class CacheHistogram {
 
     /** A markdown table of {@code rows}: the largest {@link #TOP} classes, the rest in one row, and the total. */
     static String table(String title, List<Row> rows) {
-        StringBuilder table = new StringBuilder("| " + title + " | objects | bytes |\n|---|---|---|\n");
+        return table(title, "objects", rows, TOP);
+    }
+
+    /**
+     * A markdown table of {@code rows}, largest first: the first {@code limit}, the rest summed in one
+     * row, and the total. Also {@link HeapHistogram}'s, whose differences may be negative.
+     */
+    static String table(String title, String countHeader, List<Row> rows, int limit) {
+        StringBuilder table = new StringBuilder("| " + title + " | " + countHeader + " | bytes |\n|---|---|---|\n");
         long count = 0;
         long bytes = 0;
         long otherCount = 0;
@@ -72,16 +80,16 @@ final class CacheHistogram {
             Row row = rows.get(i);
             count += row.count();
             bytes += row.bytes();
-            if (i < TOP) {
+            if (i < limit) {
                 table.append(String.format(Locale.ROOT, "| `%s` | %,d | %,d |%n", row.type(), row.count(), row.bytes()));
             } else {
                 otherCount += row.count();
                 otherBytes += row.bytes();
             }
         }
-        if (otherCount > 0) {
-            table.append(String.format(Locale.ROOT, "| %d other classes | %,d | %,d |%n", rows.size() - TOP, otherCount,
-                    otherBytes));
+        if (rows.size() > limit) {
+            table.append(String.format(Locale.ROOT, "| %,d other classes | %,d | %,d |%n", rows.size() - limit,
+                    otherCount, otherBytes));
         }
         table.append(String.format(Locale.ROOT, "| **total** | %,d | **%,d** |%n", count, bytes));
         return table.toString();

@@ -101,27 +101,8 @@ public final class HeapHistogram {
 
     /** A Markdown table of the {@code limit} largest rows, the rest summed in one row, and the total. */
     static String markdown(List<Row> rows, int limit) {
-        StringBuilder table = new StringBuilder("| class | instances | bytes |\n|---|---|---|\n");
-        long instances = 0;
-        long bytes = 0;
-        long otherInstances = 0;
-        long otherBytes = 0;
-        int others = 0;
-        for (int i = 0; i < rows.size(); i++) {
-            Row row = rows.get(i);
-            instances += row.instances();
-            bytes += row.bytes();
-            if (i < limit) {
-                table.append(String.format("| `%s` | %,d | %,d |%n", row.className(), row.instances(), row.bytes()));
-            } else {
-                others++;
-                otherInstances += row.instances();
-                otherBytes += row.bytes();
-            }
-        }
-        table.append(String.format("| %,d other classes | %,d | %,d |%n", others, otherInstances, otherBytes));
-        table.append(String.format("| **total** | %,d | **%,d** |%n", instances, bytes));
-        return table.toString();
+        return CacheHistogram.table("class", "instances", rows.stream()
+                .map(row -> new CacheHistogram.Row(row.className(), row.instances(), row.bytes())).toList(), limit);
     }
 
     public static void main(String[] args) throws IOException {

@@ -32,8 +32,8 @@ import org.jspecify.annotations.Nullable;
  * @param threadFactory makes the workers; default daemon platform threads (pass a virtual-thread
  *     factory on Java 21+)
  * @param priorityQueue whether the work queue hands requests out by priority: the informers'
- *     initial lists and resyncs behind fresh changes, with one hand-out in every 4 to the request
- *     that has waited longest, so none starves ({@link PriorityQueue}); default true. False hands
+ *     initial lists and resyncs behind fresh changes, the request that has waited longest passed
+ *     over at most 3 times in a row, so none starves ({@link PriorityQueue}); default true. False hands
  *     them out in FIFO order
  */
 public record ControllerOptions(String name, int workers, RateLimiter<ReconcileRequest> rateLimiter, Duration reconcileTimeout,

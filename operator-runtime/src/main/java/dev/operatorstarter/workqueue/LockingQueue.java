@@ -59,8 +59,8 @@ final class LockingQueue<T> implements DelayingQueue<T>, WorkQueueMetrics.QueueS
     private boolean timed;
 
     /**
-     * A queue handing items out by priority (with one hand-out in every {@code oldestEvery} to the
-     * oldest item) when {@code prioritized}, else in FIFO order.
+     * A queue handing items out by priority (the oldest item passed over at most
+     * {@code oldestEvery - 1} times in a row) when {@code prioritized}, else in FIFO order.
      */
     LockingQueue(String name, TimeSource clock, boolean prioritized, int oldestEvery) {
         this.name = Objects.requireNonNull(name, "name");

@@ -14,8 +14,11 @@ import java.time.Duration;
  *       again with a higher priority moves it up (keeping its age), with a lower one changes
  *       nothing.</li>
  *   <li>Items come out highest priority first, and in the order they were first added within a
- *       priority; but one hand-out in every {@link WorkQueueBuilder#oldestEvery(int) k} (default 4)
- *       goes to the item that has waited longest, whatever its priority.</li>
+ *       priority; but the item that has waited longest is passed over at most {@code k - 1} times
+ *       in a row ({@link WorkQueueBuilder#oldestEvery(int) k}, default 4): the next hand-out that
+ *       would pass it over goes to it, whatever its priority. A hand-out that takes the oldest
+ *       anyway spends no such turn, so a fresh item is handed out next unless the oldest has
+ *       already been passed over {@code k - 1} times.</li>
  *   <li>So no item starves: an item is handed out within {@code k · (n + 1)} hand-outs of being
  *       queued, where {@code n} is the number of items that were waiting when it was queued,
  *       however fast items of higher priority keep arriving. With {@code W} workers whose

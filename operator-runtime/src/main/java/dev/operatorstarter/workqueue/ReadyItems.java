@@ -8,15 +8,17 @@ import java.util.TreeSet;
 
 /**
  * The items of a {@link LockingQueue} that wait to be handed out, in the order they will be:
- * either FIFO, or by priority with one hand-out in every {@code oldestEvery} going to the item
- * that has waited longest (see {@link PriorityQueue} for the guarantee this gives). Counts the
- * waiting items by priority in both orders, for {@code workqueue_depth}.
+ * either FIFO, or by priority, where the item that has waited longest is passed over at most
+ * {@code oldestEvery - 1} times in a row: the next hand-out that would pass it over takes it
+ * instead (see {@link PriorityQueue} for the guarantee this gives). Counts the waiting items by
+ * priority in both orders, for {@code workqueue_depth}.
  *
  * <p>Why the bound holds: each entry gets a sequence number when it is queued, and numbers only
- * grow, so the set of entries older than a given one only shrinks. Every {@code oldestEvery}-th
- * hand-out takes the oldest entry; an entry with {@code n} older entries is therefore taken by at
- * most the {@code (n + 1)}-th such hand-out, that is within {@code oldestEvery · (n + 1)}
- * hand-outs. Raising an entry's priority keeps its sequence number (its age), and gives it a new
+ * grow, so the set of entries older than a given one only shrinks. At least one hand-out in every
+ * {@code oldestEvery} takes the oldest entry; an entry with {@code n} older entries is therefore
+ * taken within {@code oldestEvery · (n + 1)} hand-outs. A hand-out that takes the oldest entry
+ * anyway (its priority is the highest waiting) spends no turn, so a fresh item is not held back
+ * for the oldest while the oldest is not being passed over. Raising an entry's priority keeps its sequence number (its age), and gives it a new
  * turn among the entries of its new priority.
  *
  * <p>Costs: FIFO is an array deque (O(1)). By priority, while every waiting entry has the same
@@ -39,7 +41,8 @@ final class ReadyItems<T> {
     /** Waiting entries by priority; a priority stays once seen (its gauge reads zero). */
     private final Map<Integer, int[]> depths = new HashMap<>();
     private long sequence;
-    private long handOuts;
+    /** Hand-outs in a row that passed over the oldest waiting entry. */
+    private int passedOver;
     /**
      * By priority: true while every waiting entry has {@link #uniformPriority} and they wait in
      * {@link #fifo}, in queue order; false while they wait in the trees.
@@ -113,12 +116,17 @@ final class ReadyItems<T> {
     /** Takes the next entry to hand out; the caller checks {@link #isEmpty()} first. */
     QueueEntry<T> poll() {
         QueueEntry<T> entry;
-        boolean oldestsTurn = prioritized && ++handOuts % oldestEvery == 0;
         if (!prioritized || uniform) {
             entry = fifo.poll(); // the oldest, and of the highest priority waiting
-        } else if (oldestsTurn) {
-            entry = byAge.pollFirst();
+            passedOver = 0;
+        } else if (byPriority.first() == byAge.first()) {
+            entry = byPriority.pollFirst(); // the highest priority is the oldest: nobody is passed over
+            byAge.remove(entry);
+            passedOver = 0;
+        } else if (++passedOver >= oldestEvery) {
+            entry = byAge.pollFirst(); // the oldest's turn
             byPriority.remove(entry);
+            passedOver = 0;
         } else {
             entry = byPriority.pollFirst();
             byAge.remove(entry);

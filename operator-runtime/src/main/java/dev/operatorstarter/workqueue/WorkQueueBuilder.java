@@ -7,7 +7,7 @@ import java.util.Objects;
  * Builds a work queue (one builder for every kind: the result is a {@link PriorityQueue}, usable
  * as a {@link RateLimitingQueue}, {@link DelayingQueue} or plain {@link WorkQueue}). Defaults:
  * name "workqueue", the system clock, {@link RateLimiter#defaultController} on that clock, no
- * metrics, items handed out by priority with one hand-out in every 4 to the oldest item. A queue
+ * metrics, items handed out by priority with the oldest item passed over at most 3 times in a row. A queue
  * whose items are all added at one priority hands them out in FIFO order either way.
  */
 public final class WorkQueueBuilder<T> {
@@ -55,10 +55,10 @@ public final class WorkQueueBuilder<T> {
     }
 
     /**
-     * With {@linkplain #prioritized priorities}: one hand-out in every {@code oldestEvery} goes to
-     * the item that has waited longest, whatever its priority, so that no item starves (see
-     * {@link PriorityQueue} for the bound); default 4, so at least a quarter of the workers' takes
-     * go to the oldest items while higher priorities keep arriving. 1 hands out in FIFO order.
+     * With {@linkplain #prioritized priorities}: the item that has waited longest is passed over at
+     * most {@code oldestEvery - 1} times in a row, whatever its priority, so that no item starves
+     * (see {@link PriorityQueue} for the bound); default 4, so at least a quarter of the workers'
+     * takes go to the oldest items while higher priorities keep arriving. 1 hands out in FIFO order.
      *
      * @throws IllegalArgumentException if less than 1
      */

@@ -115,9 +115,33 @@ class PriorityQueueStarvationTest {
     }
 
     /**
-     * The queue hands out exactly what a naive model of its rule would: every k-th hand-out the
-     * oldest waiting item, else the highest priority, first queued (or first raised to it) first;
-     * through runs of one priority (kept in a deque) and of many (kept in trees) and the switches.
+     * A turn for the oldest is spent only on passing it over: while the hand-outs take the oldest
+     * item anyway (a restart's initial list, in order), a fresh change is the very next hand-out,
+     * whatever the count of hand-outs so far.
+     */
+    @Test
+    void aFreshItemIsNotHeldBackForTheOldestWhileTheOldestIsNotPassedOver() throws Exception {
+        PriorityQueue<String> queue = WorkQueue.<String>builder().name("test").timeSource(clock).build();
+        for (String item : List.of("a", "b", "c", "d", "e", "f", "g", "h")) {
+            queue.add(item, PriorityQueue.LOW);
+        }
+        for (String expected : List.of("a", "b", "c")) {
+            String item = queue.get().orElseThrow();
+            assertThat(item).isEqualTo(expected);
+            queue.done(item);
+        }
+
+        queue.add("fresh", PriorityQueue.NORMAL);
+
+        assertThat(queue.get()).contains("fresh"); // the fourth hand-out, and not the oldest's turn
+        assertThat(queue.get()).contains("d");
+    }
+
+    /**
+     * The queue hands out exactly what a naive model of its rule would: the highest priority, first
+     * queued (or first raised to it) first, except that the oldest waiting item is passed over at
+     * most k - 1 times in a row (the k-th hand-out that would pass it over takes it); through runs
+     * of one priority (kept in a deque) and of many (kept in trees) and the switches.
      */
     @ParameterizedTest
     @ValueSource(ints = {1, 3, 4})
@@ -127,6 +151,7 @@ class PriorityQueueStarvationTest {
         List<long[]> model = new ArrayList<>(); // {item, priority, age, turn}
         long counter = 0;
         long handOuts = 0;
+        int passedOver = 0;
         for (int step = 0; step < 30_000; step++) {
             int phase = (step / 3_000) % 3; // one priority only, two, five
             if (random.nextInt(100) < 52) {
@@ -143,10 +168,20 @@ class PriorityQueueStarvationTest {
                 }
                 queue.add(Integer.toString(item), priority);
             } else if (!model.isEmpty()) {
-                boolean oldest = ++handOuts % k == 0;
-                long[] expected = model.stream().min(oldest ? java.util.Comparator.comparingLong((long[] e) -> e[2])
-                        : java.util.Comparator.comparingLong((long[] e) -> -e[1]).thenComparingLong(e -> e[3]))
-                        .orElseThrow();
+                handOuts++;
+                long[] first = model.stream().min(java.util.Comparator.comparingLong((long[] e) -> -e[1])
+                        .thenComparingLong(e -> e[3])).orElseThrow();
+                long[] oldest = model.stream().min(java.util.Comparator.comparingLong((long[] e) -> e[2])).orElseThrow();
+                long[] expected;
+                if (first == oldest) {
+                    expected = first;
+                    passedOver = 0;
+                } else if (++passedOver >= k) {
+                    expected = oldest;
+                    passedOver = 0;
+                } else {
+                    expected = first;
+                }
                 model.remove(expected);
                 String item = queue.get().orElseThrow();
                 assertThat(item).as("hand-out %d", handOuts).isEqualTo(Long.toString(expected[0]));

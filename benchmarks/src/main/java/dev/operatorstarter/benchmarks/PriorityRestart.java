@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
 
@@ -180,15 +181,17 @@ public final class PriorityRestart {
 
     /**
      * A random listed object not reconciled yet, drawn from the fixed list until one is still left
-     * (as the controller-runtime program does): no copy of the whole set per update.
+     * (as the controller-runtime program does): no copy of the whole set per update. Null when
+     * none is found in {@code 100 · listed} draws: the workers may take the last ones meanwhile.
      */
-    static String anyLeft(Random random, List<ConfigMap> listed, Set<String> left) {
-        while (true) {
+    static @Nullable String anyLeft(Random random, List<ConfigMap> listed, Set<String> left) {
+        for (int draw = 0; draw < 100 * listed.size(); draw++) {
             String name = listed.get(random.nextInt(listed.size())).getMetadata().getName();
             if (left.contains(name)) {
                 return name;
             }
         }
+        return null;
     }
 
     private static String ms(double millis) {
@@ -241,7 +244,7 @@ public final class PriorityRestart {
             load.scheduleAtFixedRate(() -> {
                 if (listLeft.size() > 1) {
                     String name = anyLeft(random, listed, listLeft);
-                    if (!updated.containsKey(name)) {
+                    if (name != null && !updated.containsKey(name)) {
                         updated.put(name, new long[] {System.nanoTime(), server.nextVersion()});
                         server.emit(false, name);
                     }

@@ -34,4 +34,14 @@ class PriorityRestartTest {
         }
         assertThat(PriorityRestart.table(List.of(starved))).contains("not within 120 s: 9,995 of 10,000 left");
     }
+
+    @Test
+    void anObjectLeftIsDrawnFromTheListAndNoneOnceTheWorkersTookThemAll() {
+        List<io.fabric8.kubernetes.api.model.ConfigMap> listed = List.of(PriorityRestart.configMap("a", "1"),
+                PriorityRestart.configMap("b", "1"), PriorityRestart.configMap("c", "1"));
+        java.util.Random random = new java.util.Random(7);
+
+        assertThat(PriorityRestart.anyLeft(random, listed, java.util.Set.of("b"))).isEqualTo("b");
+        assertThat(PriorityRestart.anyLeft(random, listed, java.util.Set.of())).isNull();
+    }
 }

@@ -96,10 +96,10 @@ final class StartupTime {
     }
 
     /**
-     * JVM options that make a run's log a timeline, not a measurement: the JVM's start-up phases, and
-     * each bean's creation and the operator's steps at debug level.
+     * JVM options that make a run's log a timeline, not a measurement: the JVM's start-up phases, the
+     * compilers' time (printed at exit), and each bean's creation and the operator's steps at debug level.
      */
-    static final String[] TIMELINE = {"-Xlog:startuptime",
+    static final String[] TIMELINE = {"-Xlog:startuptime", "-XX:+CITime",
             "-Dlogging.level.org.springframework.beans.factory.support.DefaultListableBeanFactory=debug",
             "-Dlogging.level.dev.operatorstarter=debug"};
 

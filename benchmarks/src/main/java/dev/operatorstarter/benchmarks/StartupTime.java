@@ -85,7 +85,9 @@ final class StartupTime {
         StartupVariant bestC1 = StartupVariant.withOptions(best, "C1 only", "-XX:TieredStopAtLevel=1");
         return List.of(StartupVariant.fatJar(), StartupVariant.launcher(), StartupVariant.extracted(false),
                 StartupVariant.cds(trainingKubeconfig), StartupVariant.cdsLazy(trainingKubeconfig),
-                StartupVariant.springAot(StartupVariant.cds(trainingKubeconfig)), StartupVariant.extracted(true), aotCache,
+                StartupVariant.springAot(StartupVariant.cds(trainingKubeconfig)),
+                StartupVariant.withOptions(StartupVariant.cds(trainingKubeconfig), "C1 only", "-XX:TieredStopAtLevel=1"),
+                StartupVariant.extracted(true), aotCache,
                 best, bestC1,
                 StartupVariant.withOptions(best, "serial GC", "-XX:+UseSerialGC"),
                 StartupVariant.withOptions(best, "serial GC + C1 only", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),

@@ -156,6 +156,7 @@ final class PermissionCheck {
         }
         long started = System.nanoTime();
         long deadline = started + timeout.toNanos();
+        String identity = identity(deadline);
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(THREADS, checks.size()), daemonThreads());
         try {
             List<Future<Boolean>> answers = new ArrayList<>();
@@ -176,7 +177,7 @@ final class PermissionCheck {
             if (!missing.isEmpty()) {
                 Map<String, AccessRules> rules = new LinkedHashMap<>();
                 missing.forEach((namespace, list) -> rules.put(namespace, AccessRules.of(list)));
-                throw new MissingPermissionsException(identity(deadline), rules);
+                throw new MissingPermissionsException(identity, rules);
             }
             log.info("The API server allows everything the operator needs: {} access reviews in {} ms", checks.size(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
@@ -185,10 +186,7 @@ final class PermissionCheck {
         }
     }
 
-    /**
-     * The user the server sees (a SelfSubjectReview), else where the credentials came from: asked
-     * only once a rule is missing, for the message, so the reviews do not wait behind it.
-     */
+    /** The user the server sees (a SelfSubjectReview), else where the credentials came from. */
     private String identity(long deadline) {
         String source = "the credentials of " + client.config().source();
         try {
@@ -203,8 +201,12 @@ final class PermissionCheck {
                     && user.get("username") instanceof String name && !name.isBlank()) {
                 return name + " (" + source + ")";
             }
-        } catch (RuntimeException e) {
+        } catch (ApiException.Unauthorized e) {
+            throw unreachable(true, e);
+        } catch (ApiException e) {
             log.debug("No SelfSubjectReview ({}): the permission check names the credentials' source", e.getMessage());
+        } catch (RuntimeException e) {
+            throw unreachable(false, e);
         }
         return source;
     }

@@ -94,7 +94,8 @@ final class StartupTime {
                 StartupVariant.withOptions(best, "no background pre-initializer",
                         "-Dspring.backgroundpreinitializer.ignore=true"),
                 StartupVariant.withOptions(best, "timeline", TIMELINE), StartupVariant.trainedToReconcile(best),
-                StartupVariant.trainedToReconcile(bestC1), StartupVariant.withOptions(bestC1, "timeline", TIMELINE));
+                StartupVariant.trainedToReconcile(bestC1), StartupVariant.withOptions(bestC1, "timeline", TIMELINE),
+                StartupVariant.withOptions(bestC1, "JFR", "-XX:StartFlightRecording=filename=startup.jfr,settings=profile"));
     }
 
     /**

@@ -21,14 +21,34 @@ import java.util.Locale;
  *   <li>{@code --sharding-objects=3k}, {@code --sharding-replicas=1,2,3}: the sharding section's
  *       objects and replica counts. Default: {@link ShardingScaleOut.Plan#FULL} or
  *       {@link ShardingScaleOut.Plan#QUICK}.
+ *   <li>{@code --startup-variants=extracted-aot-cache-spring-aot,...}: the start-up section's variants, by
+ *       {@link StartupTime#key key} (the name in lower case, words joined by {@code -}; {@code extracted} names
+ *       both JDKs' rows); the default runs those of {@link StartupTime#DEFAULT_VARIANTS}. With {@code --runs},
+ *       the start-up section runs each variant that many times.
  * </ul>
  *
  * @param quick whether {@code -quick} was given
  * @param sections the sections to run, in the suite's order
  * @param curve the informer section's scale curve
  * @param sharding the sharding section's objects and replica counts
+ * @param startup the start-up section's variants (empty for its default ones) and runs per variant (0 for its default)
  */
-record Arguments(boolean quick, List<String> sections, ScaleCurve curve, ShardingScaleOut.Plan sharding) {
+record Arguments(boolean quick, List<String> sections, ScaleCurve curve, ShardingScaleOut.Plan sharding,
+        Startup startup) {
+
+    /**
+     * The start-up section's choice.
+     *
+     * @param variants the variants' keys, empty for the section's default variants
+     * @param runs runs per variant, 0 for the section's default
+     */
+    record Startup(List<String> variants, int runs) {
+        static final Startup DEFAULT = new Startup(List.of(), 0);
+
+        Startup {
+            variants = List.copyOf(variants);
+        }
+    }
 
     static final List<String> SECTIONS = List.of("informers", "cold", "profile", "latency", "sharding", "failover",
             "priority", "watch", "jmh", "startup");
@@ -54,6 +74,7 @@ record Arguments(boolean quick, List<String> sections, ScaleCurve curve, Shardin
         Integer runs = null;
         Integer shardingObjects = null;
         List<Integer> shardingReplicas = null;
+        List<String> startupVariants = List.of();
         for (String argument : arguments) {
             if (argument.equals("-quick") || argument.equals("--quick")) {
                 quick = true;
@@ -71,9 +92,11 @@ record Arguments(boolean quick, List<String> sections, ScaleCurve curve, Shardin
                 shardingObjects = count(argument, value(argument));
             } else if (argument.startsWith("--sharding-replicas=")) {
                 shardingReplicas = counts(argument);
+            } else if (argument.startsWith("--startup-variants=")) {
+                startupVariants = startupVariants(value(argument));
             } else {
                 throw new IllegalArgumentException("unknown argument: " + argument + " (-quick, --full, --only=, "
-                        + "--configmaps=, --pods=, --runs=, --sharding-objects=, --sharding-replicas=)");
+                        + "--configmaps=, --pods=, --runs=, --sharding-objects=, --sharding-replicas=, --startup-variants=)");
             }
         }
         ScaleCurve defaults = quick ? ScaleCurve.QUICK : ScaleCurve.FULL;
@@ -84,7 +107,19 @@ record Arguments(boolean quick, List<String> sections, ScaleCurve curve, Shardin
         ShardingScaleOut.Plan plan = quick ? ShardingScaleOut.Plan.QUICK : ShardingScaleOut.Plan.FULL;
         return new Arguments(quick, sections, ScaleCurve.of(configMapSizes, podSizes, everyRun, largestRuns),
                 sharding(shardingObjects != null ? shardingObjects : plan.objects(),
-                        shardingReplicas != null ? shardingReplicas : plan.replicas()));
+                        shardingReplicas != null ? shardingReplicas : plan.replicas()),
+                new Startup(startupVariants, runs != null ? runs : 0));
+    }
+
+    private static List<String> startupVariants(String value) {
+        List<String> keys = List.of(value.split(","));
+        for (String key : keys) {
+            if (!StartupTime.KEYS.contains(key)) {
+                throw new IllegalArgumentException("--startup-variants: no such variant: " + key + " ("
+                        + String.join(", ", StartupTime.KEYS) + ")");
+            }
+        }
+        return keys;
     }
 
     private static ShardingScaleOut.Plan sharding(int objects, List<Integer> replicas) {

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -74,42 +75,82 @@ final class StartupTime {
     private StartupTime() {
     }
 
+    /**
+     * Every variant the section knows, in the report's order; {@code trainingKubeconfig} is where
+     * the training runs find their kubeconfig. Those on the newer JDK come last.
+     */
+    static List<StartupVariant> variants(String trainingKubeconfig) {
+        StartupVariant aotCache = StartupVariant.aotCache(trainingKubeconfig);
+        StartupVariant best = StartupVariant.springAot(aotCache);
+        StartupVariant bestC1 = StartupVariant.withOptions(best, "C1 only", "-XX:TieredStopAtLevel=1");
+        return List.of(StartupVariant.fatJar(), StartupVariant.launcher(), StartupVariant.extracted(false),
+                StartupVariant.cds(trainingKubeconfig), StartupVariant.cdsLazy(trainingKubeconfig),
+                StartupVariant.springAot(StartupVariant.cds(trainingKubeconfig)),
+                StartupVariant.withOptions(StartupVariant.cds(trainingKubeconfig), "C1 only", "-XX:TieredStopAtLevel=1"),
+                StartupVariant.extracted(true), aotCache,
+                best, bestC1,
+                StartupVariant.withOptions(best, "serial GC", "-XX:+UseSerialGC"),
+                StartupVariant.withOptions(best, "serial GC + C1 only", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+                StartupVariant.withOptions(best, "no background pre-initializer",
+                        "-Dspring.backgroundpreinitializer.ignore=true"),
+                StartupVariant.withOptions(best, "timeline", TIMELINE), StartupVariant.trainedToReconcile(best),
+                StartupVariant.trainedToReconcile(bestC1), StartupVariant.withOptions(bestC1, "timeline", TIMELINE),
+                StartupVariant.withOptions(bestC1, "JFR", "-XX:StartFlightRecording=filename=startup.jfr,settings=profile"));
+    }
+
+    /**
+     * JVM options that make a run's log a timeline, not a measurement: the JVM's start-up phases, the
+     * compilers' time (printed at exit), and each bean's creation and the operator's steps at debug level.
+     */
+    static final String[] TIMELINE = {"-Xlog:startuptime", "-XX:+CITime",
+            "-Dlogging.level.org.springframework.beans.factory.support.DefaultListableBeanFactory=debug",
+            "-Dlogging.level.dev.operatorstarter=debug"};
+
+    /** The variants run unless {@code --startup-variants} names others: those without extra JVM options. */
+    static final List<String> DEFAULT_VARIANTS = List.of("fat-jar", "launcher-exploded", "extracted", "extracted-cds",
+            "extracted-cds-all-lazy", "extracted-cds-spring-aot", "extracted-aot-cache", "extracted-aot-cache-spring-aot");
+    /** The keys {@code --startup-variants} takes. */
+    static final List<String> KEYS = variants("").stream().map(StartupTime::key).distinct().toList();
+
+    /** A variant's key for {@code --startup-variants}: its name in lower case, words joined by {@code -}. */
+    static String key(StartupVariant variant) {
+        return variant.name().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
+    }
+
     /** The section of the report; the sample module's jar must have been packaged. */
-    static String section(boolean quick, Path work) throws Exception {
+    static String section(boolean quick, Arguments.Startup choice, Path work) throws Exception {
         Path module = Path.of(System.getProperty("sample.module", "../sample-operator")).toAbsolutePath().normalize();
         Path jar = packagedJar(module);
         Path trainingKubeconfig = module.resolve("src/main/docker/training-kubeconfig.yaml");
         Path crd = module.resolve("../helm/sample-operator/files/crds/staticsites.sample.operatorstarter.dev.yaml").normalize();
         Jdk suiteJdk = Jdk.current();
         Optional<Jdk> newerJdk = Jdk.newer(AOT_CACHE_JDK, System.getenv());
-        List<StartupVariant> variants = new ArrayList<>(List.of(StartupVariant.fatJar(), StartupVariant.launcher(),
-                StartupVariant.extracted(false), StartupVariant.cds(trainingKubeconfig.toString()),
-                StartupVariant.cdsLazy(trainingKubeconfig.toString()),
-                StartupVariant.springAot(StartupVariant.cds(trainingKubeconfig.toString()))));
-        if (newerJdk.isPresent()) {
-            variants.add(StartupVariant.extracted(true));
-            variants.add(StartupVariant.aotCache(trainingKubeconfig.toString()));
-            variants.add(StartupVariant.springAot(StartupVariant.aotCache(trainingKubeconfig.toString())));
-        } else {
+        List<String> chosen = choice.variants().isEmpty() ? DEFAULT_VARIANTS : choice.variants();
+        List<StartupVariant> variants = new ArrayList<>(variants(trainingKubeconfig.toString()).stream()
+                .filter(variant -> chosen.contains(key(variant))).toList());
+        if (newerJdk.isEmpty()) {
+            variants.removeIf(StartupVariant::newerJdk);
             log.warn("start-up: no JDK {} or later (set {}), so no AOT cache variant", AOT_CACHE_JDK, Jdk.NEWER_JDK_VARIABLE);
         }
-        int runs = quick ? QUICK_RUNS : RUNS;
+        int runs = choice.runs() > 0 ? choice.runs() : quick ? QUICK_RUNS : RUNS;
         Path folder = work.resolve("startup");
         deleteRecursively(folder);
         Map<StartupVariant, Path> directories = new LinkedHashMap<>();
         Map<StartupVariant, Training> trainings = new LinkedHashMap<>();
-        for (StartupVariant variant : variants) {
-            Jdk jdk = variant.newerJdk() ? newerJdk.orElseThrow() : suiteJdk;
-            Path directory = layout(variant.layout(), jar, folder.resolve(directoryName(variant)), suiteJdk);
-            directories.put(variant, directory);
-            trainings.put(variant, train(variant, jdk, directory, folder.resolve("logs").resolve(directoryName(variant))));
-        }
         Map<StartupVariant, List<Sample>> samples = new LinkedHashMap<>();
         List<Sample> controllerRuntime = new ArrayList<>();
         try (LocalApiServer server = LocalApiServer.start(LocalApiServerOptions.defaults());
                 KubernetesClient admin = KubernetesClient.create(KubeconfigLoader.load(server.connection().kubeconfig(),
                         null))) {
             installCrd(admin, crd);
+            for (StartupVariant variant : variants) {
+                Jdk jdk = variant.newerJdk() ? newerJdk.orElseThrow() : suiteJdk;
+                Path directory = layout(variant.layout(), jar, folder.resolve(directoryName(variant)), suiteJdk);
+                directories.put(variant, directory);
+                Path logs = folder.resolve("logs").resolve(directoryName(variant));
+                trainings.put(variant, train(variant, jdk, directory, logs, admin, server.connection().kubeconfig(),
+                        "startup-training-" + (trainings.size() + 1)));
+            }
             int namespaces = 0;
             for (int run = 1; run <= runs; run++) {
                 for (StartupVariant variant : variants) {
@@ -234,15 +275,31 @@ final class StartupTime {
         return application;
     }
 
-    /** The variant's training run and the check that the JVM accepts the archive it wrote. */
-    private static Training train(StartupVariant variant, Jdk jdk, Path directory, Path logs) throws Exception {
+    /**
+     * The variant's training run and the check that the JVM accepts the archive it wrote. A training
+     * that does not exit on refresh runs against the server, as a measured run does, and is stopped
+     * (SIGTERM: the JVM writes the archive as it exits) once it has reconciled its site in
+     * {@code namespace}.
+     */
+    private static Training train(StartupVariant variant, Jdk jdk, Path directory, Path logs, KubernetesClient admin,
+            Path kubeconfig, String namespace) throws Exception {
         if (variant.training().isEmpty()) {
             return Training.NONE;
         }
         Files.createDirectories(logs);
         log.info("start-up: training run for {} on {}", variant.name(), jdk.version());
         long started = System.nanoTime();
-        run(withJava(variant.training(), jdk), directory, logs.resolve("training.log"), TRAINING_TIMEOUT);
+        if (variant.training().contains(StartupVariant.EXIT_ON_REFRESH)) {
+            run(withJava(variant.training(), jdk), directory, logs.resolve("training.log"), TRAINING_TIMEOUT);
+        } else {
+            createSite(admin, namespace);
+            List<String> command = new ArrayList<>(withJava(variant.training(), jdk));
+            command.addAll(arguments(kubeconfig, namespace));
+            try (OperatorLaunch launch = OperatorLaunch.start(command, directory, logs.resolve("training.log"),
+                    namespace + "/" + SITE)) {
+                launch.await(StartupLog.Milestone.FIRST_RECONCILE, START_TIMEOUT);
+            }
+        }
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         run(withJava(variant.check(), jdk), directory, logs.resolve("check.log"), TRAINING_TIMEOUT);
         long bytes = 0;
@@ -257,16 +314,9 @@ final class StartupTime {
 
     private static Sample measure(StartupVariant variant, Jdk jdk, Path directory, KubernetesClient admin, Path kubeconfig,
             String namespace, Path logFile) throws Exception {
-        admin.coreV1().namespaces().create(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build());
-        ResourceClient<GenericKubernetesResource> sites = admin.dynamic(STATIC_SITES).inNamespace(namespace);
-        sites.create(new GenericKubernetesResourceBuilder().withApiVersion("sample.operatorstarter.dev/v1alpha1")
-                .withKind("StaticSite").withNewMetadata().withName(SITE).endMetadata()
-                .addToAdditionalProperties("spec", Map.of("replicas", 1, "content", Map.of("index.html", "<h1>start-up</h1>")))
-                .build());
+        ResourceClient<GenericKubernetesResource> sites = createSite(admin, namespace);
         List<String> command = new ArrayList<>(withJava(variant.launch(), jdk));
-        command.addAll(List.of("--operator.client.kubeconfig=" + kubeconfig, "--server.port=0",
-                "--operator.informers.namespaces=" + namespace, "--operator.leader-election.lease-namespace=" + namespace,
-                "--sample.site-index.namespace=" + namespace));
+        command.addAll(arguments(kubeconfig, namespace));
         try (OperatorLaunch launch = OperatorLaunch.start(command, directory, logFile, namespace + "/" + SITE)) {
             Duration firstReconcile = launch.await(StartupLog.Milestone.FIRST_RECONCILE, START_TIMEOUT);
             Duration started = launch.await(StartupLog.Milestone.STARTED, Duration.ofSeconds(30));
@@ -277,6 +327,24 @@ final class StartupTime {
                             && generation.longValue() == 1);
             return new Sample(started, firstReconcile, launch.cpu(StartupLog.Milestone.FIRST_RECONCILE));
         }
+    }
+
+    /** A namespace holding one StaticSite; the site's client. */
+    private static ResourceClient<GenericKubernetesResource> createSite(KubernetesClient admin, String namespace) {
+        admin.coreV1().namespaces().create(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build());
+        ResourceClient<GenericKubernetesResource> sites = admin.dynamic(STATIC_SITES).inNamespace(namespace);
+        sites.create(new GenericKubernetesResourceBuilder().withApiVersion("sample.operatorstarter.dev/v1alpha1")
+                .withKind("StaticSite").withNewMetadata().withName(SITE).endMetadata()
+                .addToAdditionalProperties("spec", Map.of("replicas", 1, "content", Map.of("index.html", "<h1>start-up</h1>")))
+                .build());
+        return sites;
+    }
+
+    /** The operator's arguments for a run on {@code namespace}: it watches that namespace and holds its lease there. */
+    private static List<String> arguments(Path kubeconfig, String namespace) {
+        return List.of("--operator.client.kubeconfig=" + kubeconfig, "--server.port=0",
+                "--operator.informers.namespaces=" + namespace, "--operator.leader-election.lease-namespace=" + namespace,
+                "--sample.site-index.namespace=" + namespace);
     }
 
     private static void installCrd(KubernetesClient admin, Path file) throws IOException {

@@ -108,6 +108,38 @@ record StartupVariant(String name, Layout layout, boolean newerJdk, List<String>
                 withSpringAot(variant.training()), withSpringAot(variant.check()), withSpringAot(variant.launch()));
     }
 
+    /**
+     * {@code variant} with more JVM {@code options} in its training run, its check and its launch (an
+     * archive is trained with the options it is used with), named {@code variant + " + " + label}.
+     */
+    static StartupVariant withOptions(StartupVariant variant, String label, String... options) {
+        return new StartupVariant(variant.name() + " + " + label, variant.layout(), variant.newerJdk(),
+                withOptions(variant.training(), options), withOptions(variant.check(), options),
+                withOptions(variant.launch(), options));
+    }
+
+    /**
+     * {@code variant} trained against the API server up to the first reconcile, not stopped on
+     * refresh: its archive also holds what runs after the refresh (the client's TLS and HTTP, the
+     * informers, leader election, the reconcile). A training a cluster-less image build cannot run;
+     * it measures what those classes cost.
+     */
+    static StartupVariant trainedToReconcile(StartupVariant variant) {
+        List<String> training = variant.training().stream().filter(part -> !part.equals(EXIT_ON_REFRESH)
+                && !part.startsWith("--operator.client.kubeconfig=")).toList();
+        return new StartupVariant(variant.name() + " + trained to first reconcile", variant.layout(), variant.newerJdk(),
+                training, variant.check(), variant.launch());
+    }
+
+    private static List<String> withOptions(List<String> command, String... options) {
+        if (command.isEmpty()) {
+            return command;
+        }
+        List<String> with = new ArrayList<>(command);
+        with.addAll(1, List.of(options));
+        return with;
+    }
+
     private static List<String> withSpringAot(List<String> command) {
         if (command.isEmpty()) {
             return command;

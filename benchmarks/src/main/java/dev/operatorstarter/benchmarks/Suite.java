@@ -123,7 +123,7 @@ public final class Suite {
             report.append(jmh(size)).append('\n');
         }
         if (sections.contains("startup")) {
-            report.append(StartupTime.section(arguments.quick(), work)).append('\n');
+            report.append(StartupTime.section(arguments.quick(), arguments.startup(), work)).append('\n');
         }
         report.append(String.format("Whole suite (%s%s): %d s.%n", size.name(),
                 sections.equals(Arguments.DEFAULT_SECTIONS) ? "" : ", only " + String.join(",", sections),

@@ -83,6 +83,18 @@ class ArgumentsTest {
     }
 
     @Test
+    void theStartupSectionRunsTheVariantsNamedByKeyTheGivenNumberOfTimes() {
+        Arguments arguments = Arguments.parse("--only=startup", "--runs=3",
+                "--startup-variants=extracted-aot-cache-spring-aot,extracted-aot-cache-spring-aot-c1-only");
+
+        assertThat(arguments.startup()).isEqualTo(new Arguments.Startup(List.of("extracted-aot-cache-spring-aot",
+                "extracted-aot-cache-spring-aot-c1-only"), 3));
+        assertThat(Arguments.parse("--only=startup").startup()).isEqualTo(Arguments.Startup.DEFAULT);
+        assertThatIllegalArgumentException().isThrownBy(() -> Arguments.parse("--startup-variants=extracted,jit"))
+                .withMessageContaining("--startup-variants: no such variant: jit (fat-jar, launcher-exploded, extracted, ");
+    }
+
+    @Test
     void sectionsKeepTheSuitesOrder() {
         assertThat(Arguments.parse("--only=watch,latency").sections()).isEqualTo(List.of("latency", "watch"));
     }

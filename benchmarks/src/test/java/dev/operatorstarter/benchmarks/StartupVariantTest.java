@@ -88,4 +88,33 @@ class StartupVariantTest {
                 .startsWith("java", "-Dspring.aot.enabled=true"));
         assertThat(StartupVariant.springAot(StartupVariant.extracted(false)).training()).isEmpty();
     }
+
+    @Test
+    void extraOptionsGoRightAfterJavaInTheTrainingTheCheckAndTheLaunch() {
+        StartupVariant c1 = StartupVariant.withOptions(StartupVariant.aotCache("k"), "C1 only", "-XX:TieredStopAtLevel=1");
+
+        assertThat(c1.name()).isEqualTo("extracted + AOT cache + C1 only");
+        assertThat(List.of(c1.training(), c1.check(), c1.launch())).allSatisfy(command -> assertThat(command)
+                .startsWith("java", "-XX:TieredStopAtLevel=1"));
+        assertThat(StartupVariant.withOptions(StartupVariant.extracted(true), "x", "-Dx").training()).isEmpty();
+    }
+
+    @Test
+    void aTrainingToTheFirstReconcileDoesNotStopOnRefreshNorUseThePlaceholderKubeconfig() {
+        StartupVariant trained = StartupVariant.trainedToReconcile(StartupVariant.aotCache("k"));
+
+        assertThat(trained.training()).containsExactly("java", "-XX:AOTCacheOutput=application.aot", "-jar",
+                StartupVariant.JAR);
+        assertThat(trained.launch()).isEqualTo(StartupVariant.aotCache("k").launch());
+        assertThat(trained.check()).isEqualTo(StartupVariant.aotCache("k").check());
+    }
+
+    @Test
+    void everyVariantHasAKeyOfItsOwnOnItsJdk() {
+        List<StartupVariant> variants = StartupTime.variants("k");
+
+        assertThat(variants.stream().map(variant -> StartupTime.key(variant) + variant.newerJdk()).distinct())
+                .hasSameSizeAs(variants);
+        assertThat(StartupTime.KEYS).containsAll(StartupTime.DEFAULT_VARIANTS).contains("extracted-aot-cache-spring-aot-c1-only");
+    }
 }

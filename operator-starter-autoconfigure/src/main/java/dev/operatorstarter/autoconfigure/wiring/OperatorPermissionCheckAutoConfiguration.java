@@ -11,6 +11,7 @@ import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -63,5 +64,17 @@ public final class OperatorPermissionCheckAutoConfiguration {
             needs.merge(shards.namespace(), OperatorAccess.shardMembers(), AccessRules::and);
         }
         return new PermissionCheck(client, needs, properties.permissionCheck().timeout());
+    }
+
+    /**
+     * Begins the check as the context starts, so that it overlaps the web server's and the webhook
+     * server's start; the operator waits for its result before any informer starts. Not when the
+     * informers' sync is not waited for: then the operator does not run the check.
+     */
+    @Bean
+    @ConditionalOnBean(PermissionCheck.class)
+    @ConditionalOnBooleanProperty(name = "operator.informers.wait-for-sync-on-startup", matchIfMissing = true)
+    PermissionCheckStart operatorPermissionCheckStart(PermissionCheck check) {
+        return new PermissionCheckStart(check);
     }
 }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,6 +34,10 @@ import org.slf4j.LoggerFactory;
  * rule fails the start-up at once, naming every rule missing, instead of at the cache-sync
  * timeout; and a server that does not answer, or refuses the credentials, fails it within the
  * check's deadline. The cache-sync timeout stays the backstop for what the check cannot see.
+ *
+ * <p>{@link #begin()} starts it on a thread of its own as the context starts, so that its round
+ * trips overlap the web server's and the webhook server's start; {@link #run()} then waits for its
+ * result before any informer starts. Without {@code begin()}, {@code run()} checks on the caller's thread.
  */
 final class PermissionCheck {
 
@@ -43,10 +48,14 @@ final class PermissionCheck {
     private static final ResourceType<GenericKubernetesResource> SELF_REVIEWS = ResourceType.generic(
             new GroupVersionResource("authentication.k8s.io", "v1", "selfsubjectreviews"), "SelfSubjectReview", false);
     private static final int THREADS = 8;
+    private static final Duration AWAIT_GRACE = Duration.ofSeconds(5);
 
     private final KubernetesClient client;
     private final Map<String, AccessRules> needs;
     private final Duration timeout;
+    private final Object lock = new Object();
+    private @Nullable CompletableFuture<Void> begun; // guarded by lock
+    private @Nullable Thread checking; // guarded by lock
 
     /**
      * @param needs by namespace ({@code ""} for cluster-wide), what the operator needs there
@@ -62,11 +71,73 @@ final class PermissionCheck {
         return needs;
     }
 
+    /** Starts the check on a daemon thread of its own, once; {@link #run()} waits for its result. */
+    void begin() {
+        synchronized (lock) {
+            if (begun != null) {
+                return;
+            }
+            CompletableFuture<Void> result = new CompletableFuture<>();
+            Thread thread = new Thread(() -> {
+                try {
+                    check();
+                    result.complete(null);
+                } catch (RuntimeException | Error e) {
+                    result.completeExceptionally(e);
+                }
+            }, "operator-permission-check");
+            thread.setDaemon(true);
+            begun = result;
+            checking = thread;
+            thread.start();
+        }
+    }
+
+    /** Interrupts a check that {@link #begin()} started and that is still waiting for the server. */
+    void cancel() {
+        synchronized (lock) {
+            if (checking != null) {
+                checking.interrupt();
+            }
+        }
+    }
+
     /**
+     * The check's result: the one {@link #begin()} started, waited for, else a check on this thread.
+     *
      * @throws MissingPermissionsException naming every rule the server does not allow
      * @throws ApiServerUnreachableException when the server does not answer in time or answers 401
      */
     void run() {
+        CompletableFuture<Void> result;
+        synchronized (lock) {
+            result = begun;
+        }
+        if (result == null) {
+            check();
+            return;
+        }
+        try {
+            // the check keeps its own deadline; this bound only guards against a check that never ends
+            result.get(timeout.plus(AWAIT_GRACE).toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException("the permission check failed: " + e.getCause(), e.getCause());
+        } catch (TimeoutException e) {
+            throw unreachable(false, new IllegalStateException("the permission check did not end within " + timeout
+                    + " (operator.permission-check.timeout)", e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking the operator's permissions", e);
+        }
+    }
+
+    private void check() {
         List<Check> checks = new ArrayList<>();
         needs.forEach((namespace, rules) -> {
             for (AccessRule rule : rules.rules()) {

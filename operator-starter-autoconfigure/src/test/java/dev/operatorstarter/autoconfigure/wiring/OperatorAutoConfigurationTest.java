@@ -70,6 +70,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.ResolvableType;
@@ -107,6 +108,14 @@ class OperatorAutoConfigurationTest {
         runner().withPropertyValues("operator.permission-check.enabled=false")
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(PermissionCheck.class)
                         .hasSingleBean(OperatorLifecycle.class));
+    }
+
+    @Test
+    void thePermissionCheckBeginsEarlyOnlyWhenTheStartWaitsForItAndTheSync() {
+        // the runner does not wait for the sync: the operator runs no check, so none begins
+        runner().run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(PermissionCheckStart.class));
+        assertThat(PermissionCheckStart.PHASE).isLessThan(SmartLifecycle.DEFAULT_PHASE - 2048)
+                .isLessThan(OperatorLifecycle.PHASE);
     }
 
     @Test

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -90,12 +91,14 @@ func priority(ctx context.Context, o options) error {
 	updated := map[string]update{}
 	var latencies []float64
 	var listDone time.Time
+	trace := newPriorityTrace()
 	usePriorityQueue := o.queue == "priority"
 	skip := true
 	c, err := controller.NewUnmanaged("restart", controller.Options{MaxConcurrentReconciles: priorityWorkers,
 		UsePriorityQueue: &usePriorityQueue, SkipNameValidation: &skip,
 		Reconciler: reconcile.Func(func(_ context.Context, request reconcile.Request) (reconcile.Result, error) {
 			now := time.Now()
+			defer trace.reconcile(now)
 			cached := int64(0)
 			if object, exists, _ := informer.GetIndexer().GetByKey(request.String()); exists {
 				cached, _ = strconv.ParseInt(object.(*corev1.ConfigMap).ResourceVersion, 10, 64)
@@ -104,6 +107,7 @@ func priority(ctx context.Context, o options) error {
 			if u, ok := updated[request.Name]; ok && cached >= u.version {
 				delete(updated, request.Name)
 				latencies = append(latencies, float64(now.Sub(u.emitted))/1e6) // the first reconcile that sees it
+				trace.update(request.Name, u.emitted, now)
 			}
 			mu.Unlock()
 			time.Sleep(priorityReconcile)
@@ -120,10 +124,15 @@ func priority(ctx context.Context, o options) error {
 	if err != nil {
 		return fmt.Errorf("making the controller: %w", err)
 	}
-	if err := c.Watch(&source.Informer{Informer: informer, Handler: &handler.EnqueueRequestForObject{}}); err != nil {
+	var enqueue handler.EventHandler = &handler.EnqueueRequestForObject{}
+	if trace != nil {
+		enqueue = tracingHandler{EventHandler: enqueue, trace: trace}
+	}
+	if err := c.Watch(&source.Informer{Informer: informer, Handler: enqueue}); err != nil {
 		return fmt.Errorf("watching: %w", err)
 	}
 	start := time.Now()
+	trace.begin(start)
 	go func() { _ = c.Start(running) }()
 	send := func(eventType watch.EventType, name string) int64 {
 		next := version.Add(1)
@@ -137,14 +146,18 @@ func priority(ctx context.Context, o options) error {
 		if o.mode == "saturation" {
 			period = time.Millisecond
 		}
-		ticker := time.NewTicker(period)
-		defer ticker.Stop()
+		// Not a time.Ticker: the Go runtime's timers fire only when it wakes from epoll_wait, whose
+		// timeout is in whole milliseconds, and the reconciles' 1 ms sleeps are such timers too, so a
+		// ticker's event would come out just as a worker's sleep ends, the moment it asks for its
+		// next item. A sleep in the kernel (as the JVM's scheduled executor parks) emits at any phase
+		// of the workers' cycles.
+		next := time.Now()
 		var fresh int
 		for {
-			select {
-			case <-running.Done():
+			next = next.Add(period)
+			sleepUntil(next)
+			if running.Err() != nil {
 				return
-			case <-ticker.C:
 			}
 			if o.mode == "saturation" {
 				for i := 0; i < priorityFreshPerMilli; i++ {
@@ -197,7 +210,19 @@ func priority(ctx context.Context, o options) error {
 		result["maxMillis"] = nearestRank(latencies, 100)
 	}
 	emit(result)
-	return nil
+	return trace.write()
+}
+
+// sleepUntil sleeps in the nanosleep system call, outside the Go runtime's timers, until deadline.
+func sleepUntil(deadline time.Time) {
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return
+		}
+		request := syscall.NsecToTimespec(left.Nanoseconds())
+		_ = syscall.Nanosleep(&request, nil) // EINTR: the loop sleeps for what is left
+	}
 }
 
 func priorityConfigMap(name, version string) corev1.ConfigMap {

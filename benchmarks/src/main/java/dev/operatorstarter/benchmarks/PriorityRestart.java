@@ -204,8 +204,13 @@ public final class PriorityRestart {
             listed.add(configMap("listed-" + i, "1"));
         }
         MemoryServer server = new MemoryServer(listed);
+        PriorityTrace trace = PriorityTrace.fromProperty();
+        InformerOptions.Builder options = InformerOptions.builder()
+                .reflector(ReflectorOptions.builder().streamingList(false).build());
+        trace.reflected(options);
         SharedIndexInformer<ConfigMap> informer = SharedIndexInformer.create("configmaps", server, ConfigMap.class,
-                InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build());
+                options.build());
+        trace.watch(informer);
         informer.start();
         while (!informer.hasSynced()) {
             Thread.sleep(10);
@@ -222,8 +227,10 @@ public final class PriorityRestart {
                     if (update != null && cachedVersion(informer, request.key()) >= update[1]
                             && updated.remove(request.name(), update)) {
                         latencies.add(now - update[0]); // the first reconcile that sees the update
+                        trace.update(request.name(), update[0], now);
                     }
                     Thread.sleep(RECONCILE_MILLIS);
+                    trace.reconcile(now, System.nanoTime());
                     if (listLeft.remove(request.name()) && listLeft.isEmpty()) {
                         listDoneAt.set(System.nanoTime());
                     }
@@ -231,7 +238,7 @@ public final class PriorityRestart {
                 });
         ScheduledExecutorService load = Executors.newSingleThreadScheduledExecutor();
         long start = System.nanoTime();
-        controller.start();
+        trace.begin(start);
         Random random = new Random(7);
         if (saturation) {
             AtomicLong fresh = new AtomicLong();
@@ -239,7 +246,7 @@ public final class PriorityRestart {
                 for (int i = 0; i < FRESH_PER_MILLI; i++) {
                     server.emit(true, "fresh-" + fresh.incrementAndGet());
                 }
-            }, 0, 1, TimeUnit.MILLISECONDS);
+            }, 1, 1, TimeUnit.MILLISECONDS);
         } else {
             load.scheduleAtFixedRate(() -> {
                 if (listLeft.size() > 1) {
@@ -249,8 +256,13 @@ public final class PriorityRestart {
                         server.emit(false, name);
                     }
                 }
-            }, 0, UPDATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+            }, UPDATE_EVERY_MILLIS, UPDATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
         }
+        // The events start with the clock, one period in, while the controller starts (as in the
+        // controller-runtime program): the updates made while it waits for its handler's initial
+        // list count too.
+        controller.start();
+        trace.mark("started", System.nanoTime());
         long limit = start + TimeUnit.SECONDS.toNanos(SATURATION_LIMIT_SECONDS);
         while (!listLeft.isEmpty() && System.nanoTime() < limit) {
             Thread.sleep(20);
@@ -259,6 +271,7 @@ public final class PriorityRestart {
         controller.stop(Duration.ofSeconds(5));
         informer.stop();
         int left = listLeft.size();
+        trace.write();
         double doneSeconds = left == 0 ? (listDoneAt.get() - start) / 1e9 : Double.NaN;
         return Result.of(priorityQueue ? "ours, priority" : "ours, FIFO", saturation ? "saturation" : "latency",
                 saturation ? List.of() : List.copyOf(latencies), doneSeconds, left);

@@ -12,26 +12,31 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
- * {@link PriorityRestart}'s trace, when the system property {@code priority.trace} names a file: each
- * reconcile's start and end, and each update's emission, its arrival in a handler of the informer,
- * and the start of the reconcile that saw it, in nanoseconds from the start (the controller-runtime
- * program writes the same lines when {@code PRIORITY_TRACE} names a file). Records nothing
- * otherwise.
+ * {@link PriorityRestart}'s trace, when the system property {@code priority.trace} names a file, in
+ * nanoseconds from the start, one line each: {@code S} the JVM's uptime in ms at the start (to match
+ * a GC or JIT log), {@code R start end} per reconcile, {@code U name emitted handled started
+ * reflected} per update (its emission, its arrival in a handler of the informer, the start of the
+ * reconcile that saw it, its arrival in the reflector), {@code M what at} for a moment such as the
+ * return of the controller's start. The controller-runtime program writes the {@code R} and
+ * {@code U} lines (without the reflector's field) when {@code PRIORITY_TRACE} names a file. Records
+ * nothing otherwise. For finding out where a fresh change's time goes, not for the suite's figures.
  */
 final class PriorityTrace {
 
-    private final Path path;
-    private long start;
+    private final @Nullable Path path;
+    private volatile long start;
     private long uptimeAtStart;
     private final List<long[]> reconciles = new ArrayList<>();
     private final Map<String, Long> handled = new ConcurrentHashMap<>();
     private final Map<String, Long> reflected = new ConcurrentHashMap<>();
     private final List<String> updates = new ArrayList<>();
 
-    private PriorityTrace(Path path) {
+    private PriorityTrace(@Nullable Path path) {
         this.path = path;
     }
 
@@ -106,7 +111,7 @@ final class PriorityTrace {
         if (!on()) {
             return;
         }
-        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(path))) {
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(Objects.requireNonNull(path)))) {
             out.println("S " + uptimeAtStart);
             reconciles.forEach(r -> out.println("R " + r[0] + " " + r[1]));
             updates.forEach(out::println);

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -16,6 +17,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -40,8 +43,9 @@ const (
 // of the first reconcile that sees it, until the initial list is reconciled) or saturation
 // (priorityFreshPerMilli new objects every millisecond; the time until the last listed object is
 // reconciled, or how many are left after prioritySaturationLimit). Prints {"scenario":"priority",
-// "queue":..,"mode":..,"latenciesMillis":[..],"p50Millis":..,"p99Millis":..,"maxMillis":..,
-// "listDoneSeconds":..,"listLeft":..}.
+// "queue":..,"mode":..,"updates":..,"p50Millis":..,"p99Millis":..,"maxMillis":..,
+// "p99ReconcilingMillis":.. (of the updates emitted once the first reconcile had started),
+// "firstReconcileMillis":..,"listDoneSeconds":..,"listLeft":..}.
 func priority(ctx context.Context, o options) error {
 	if o.queue != "priority" && o.queue != "fifo" {
 		return fmt.Errorf("-queue: priority or fifo, was %q", o.queue)
@@ -89,13 +93,22 @@ func priority(ctx context.Context, o options) error {
 	}
 	updated := map[string]update{}
 	var latencies []float64
+	var reconciling []float64 // of the updates emitted once the first reconcile had started
+	var firstReconcile time.Time
 	var listDone time.Time
+	trace := newPriorityTrace()
 	usePriorityQueue := o.queue == "priority"
 	skip := true
 	c, err := controller.NewUnmanaged("restart", controller.Options{MaxConcurrentReconciles: priorityWorkers,
 		UsePriorityQueue: &usePriorityQueue, SkipNameValidation: &skip,
 		Reconciler: reconcile.Func(func(_ context.Context, request reconcile.Request) (reconcile.Result, error) {
 			now := time.Now()
+			defer trace.reconcile(now)
+			mu.Lock()
+			if firstReconcile.IsZero() {
+				firstReconcile = now
+			}
+			mu.Unlock()
 			cached := int64(0)
 			if object, exists, _ := informer.GetIndexer().GetByKey(request.String()); exists {
 				cached, _ = strconv.ParseInt(object.(*corev1.ConfigMap).ResourceVersion, 10, 64)
@@ -104,6 +117,10 @@ func priority(ctx context.Context, o options) error {
 			if u, ok := updated[request.Name]; ok && cached >= u.version {
 				delete(updated, request.Name)
 				latencies = append(latencies, float64(now.Sub(u.emitted))/1e6) // the first reconcile that sees it
+				if !u.emitted.Before(firstReconcile) {
+					reconciling = append(reconciling, float64(now.Sub(u.emitted))/1e6)
+				}
+				trace.update(request.Name, u.emitted, now)
 			}
 			mu.Unlock()
 			time.Sleep(priorityReconcile)
@@ -120,10 +137,18 @@ func priority(ctx context.Context, o options) error {
 	if err != nil {
 		return fmt.Errorf("making the controller: %w", err)
 	}
-	if err := c.Watch(&source.Informer{Informer: informer, Handler: &handler.EnqueueRequestForObject{}}); err != nil {
+	var enqueue handler.EventHandler = &handler.EnqueueRequestForObject{}
+	if trace != nil {
+		enqueue = tracingHandler{EventHandler: enqueue, trace: trace}
+	}
+	// source.Kind, as the builder's For and Watches make it: the workers start once the handler has
+	// been told the whole initial list (source.Informer does not wait for that; ours does).
+	if err := c.Watch(source.Kind[client.Object](&informerCache{informer: informer}, &corev1.ConfigMap{},
+		enqueue)); err != nil {
 		return fmt.Errorf("watching: %w", err)
 	}
 	start := time.Now()
+	trace.begin(start)
 	go func() { _ = c.Start(running) }()
 	send := func(eventType watch.EventType, name string) int64 {
 		next := version.Add(1)
@@ -137,14 +162,18 @@ func priority(ctx context.Context, o options) error {
 		if o.mode == "saturation" {
 			period = time.Millisecond
 		}
-		ticker := time.NewTicker(period)
-		defer ticker.Stop()
+		// Not a time.Ticker: the Go runtime's timers fire only when it wakes from epoll_wait, whose
+		// timeout is in whole milliseconds, and the reconciles' 1 ms sleeps are such timers too, so a
+		// ticker's event would come out just as a worker's sleep ends, the moment it asks for its
+		// next item. A sleep in the kernel (as the JVM's scheduled executor parks) emits at any phase
+		// of the workers' cycles.
+		next := time.Now()
 		var fresh int
 		for {
-			select {
-			case <-running.Done():
+			next = next.Add(period)
+			sleepUntil(next)
+			if running.Err() != nil {
 				return
-			case <-ticker.C:
 			}
 			if o.mode == "saturation" {
 				for i := 0; i < priorityFreshPerMilli; i++ {
@@ -191,13 +220,46 @@ func priority(ctx context.Context, o options) error {
 	if len(listLeft) == 0 {
 		result["listDoneSeconds"] = listDone.Sub(start).Seconds()
 	}
+	if !firstReconcile.IsZero() {
+		result["firstReconcileMillis"] = float64(firstReconcile.Sub(start)) / 1e6
+	}
+	if len(reconciling) > 0 {
+		result["p99ReconcilingMillis"] = nearestRank(reconciling, 99)
+	}
 	if len(latencies) > 0 {
 		result["p50Millis"] = nearestRank(latencies, 50)
 		result["p99Millis"] = nearestRank(latencies, 99)
 		result["maxMillis"] = nearestRank(latencies, 100)
 	}
 	emit(result)
-	return nil
+	return trace.write()
+}
+
+// sleepUntil sleeps in the nanosleep system call, outside the Go runtime's timers, until deadline.
+func sleepUntil(deadline time.Time) {
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return
+		}
+		request := syscall.NsecToTimespec(left.Nanoseconds())
+		_ = syscall.Nanosleep(&request, nil) // EINTR: the loop sleeps for what is left
+	}
+}
+
+// informerCache is the cache source.Kind asks for the informer: only GetInformer and
+// WaitForCacheSync are called.
+type informerCache struct {
+	cache.Cache
+	informer toolscache.SharedIndexInformer
+}
+
+func (c *informerCache) GetInformer(context.Context, client.Object, ...cache.InformerGetOption) (cache.Informer, error) {
+	return c.informer, nil
+}
+
+func (c *informerCache) WaitForCacheSync(ctx context.Context) bool {
+	return toolscache.WaitForCacheSync(ctx.Done(), c.informer.HasSynced)
 }
 
 func priorityConfigMap(name, version string) corev1.ConfigMap {

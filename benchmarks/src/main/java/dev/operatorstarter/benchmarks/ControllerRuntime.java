@@ -46,7 +46,7 @@ final class ControllerRuntime {
     static final String FILE = "controller-runtime-bench";
     /** The wrapper module's files, read from the jar. */
     static final List<String> SOURCES = List.of("go.mod", "go.sum", "main.go", "informer.go", "watch.go", "latency.go",
-            "operator.go", "priority.go");
+            "operator.go", "priority.go", "priority_trace.go");
     /** How the program is built: static, stripped, as the harness builds its binaries. */
     static final List<String> BUILD = List.of("build", "-trimpath", "-ldflags", "-s -w", "-o");
     private static final Map<String, String> BUILD_ENVIRONMENT = Map.of("CGO_ENABLED", "0");

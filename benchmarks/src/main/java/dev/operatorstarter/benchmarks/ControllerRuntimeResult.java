@@ -68,6 +68,12 @@ record ControllerRuntimeResult(String line, JsonNode json) {
         return value.asLong();
     }
 
+    /** Whether the line has a numeric {@code field}. */
+    boolean has(String field) {
+        JsonNode value = json.get(field);
+        return value != null && value.isNumber();
+    }
+
     /** A numeric field; missing or not a number: an error naming the field and the line. */
     double decimal(String field) {
         JsonNode value = json.get(field);

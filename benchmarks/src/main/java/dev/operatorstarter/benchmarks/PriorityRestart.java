@@ -40,10 +40,12 @@ import reactor.core.publisher.Sinks;
  *   <li>{@value #LISTED} ConfigMaps in the initial list; {@value #WORKERS} workers; each reconcile
  *       sleeps {@value #RECONCILE_MILLIS} ms (an I/O-bound reconcile). The clock starts when the
  *       controller is started, with the informer's cache already synced.</li>
- *   <li><b>latency</b>: from the start, one update every {@value #UPDATE_EVERY_MILLIS} ms of a
+ *   <li><b>latency</b>: from the start (the first one period in, while the controller starts and
+ *       waits for its handler's initial list), one update every {@value #UPDATE_EVERY_MILLIS} ms of a
  *       random listed object not yet reconciled (a new resourceVersion); each update's latency runs
  *       from its watch event being emitted to the start of that object's next reconcile; p50, p99
- *       and max over the updates made until the initial list is reconciled.</li>
+ *       and max over the updates made until the initial list is reconciled, the p99 of those made
+ *       once the first reconcile had started, and when that was.</li>
  *   <li><b>saturation</b>: from the start, {@value #FRESH_PER_MILLI} new objects every millisecond
  *       ({@value #FRESH_PER_MILLI}000/s, more than the workers' about 1,800/s); the time until
  *       the last object of the initial list is reconciled, or how many are left after
@@ -65,33 +67,53 @@ public final class PriorityRestart {
     static final List<String> JVM_OPTIONS = List.of("-Xmx1g");
 
     /**
-     * One scenario's figures: the fresh changes' latency percentiles in ms (NaN for saturation),
-     * how many there were, when the initial list was done (NaN if not) and how many of it were left.
+     * The JVM option of {@link PrioritySection}'s extra run: the C1 compiler only, so that no C2
+     * compilation takes one of the two cores from the informer's and the workers' threads.
+     */
+    static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+
+    /**
+     * One scenario's figures: the fresh changes' latency percentiles in ms (NaN for saturation), how
+     * many there were, the p99 of those emitted once the first reconcile had started, when the first
+     * reconcile started (ms from the start), when the initial list was done (NaN if not) and how many
+     * of it were left.
      */
     record Result(String variant, String scenario, double p50, double p99, double max, int updates,
-            double listDoneSeconds, int listLeft) {
+            double p99Reconciling, double firstReconcileMillis, double listDoneSeconds, int listLeft) {
 
-        /** From the fresh changes' latencies in nanoseconds (none for saturation). */
-        static Result of(String variant, String scenario, List<Long> latencyNanos, double listDoneSeconds, int listLeft) {
+        /**
+         * From the fresh changes' latencies in nanoseconds (none for saturation), all of them and those
+         * emitted once the first reconcile had started.
+         */
+        static Result of(String variant, String scenario, List<Long> latencyNanos, List<Long> reconcilingNanos,
+                double firstReconcileMillis, double listDoneSeconds, int listLeft) {
             return new Result(variant, scenario, millis(latencyNanos, 50), millis(latencyNanos, 99),
-                    millis(latencyNanos, 100), latencyNanos.size(), listDoneSeconds, listLeft);
+                    millis(latencyNanos, 100), latencyNanos.size(), millis(reconcilingNanos, 99), firstReconcileMillis,
+                    listDoneSeconds, listLeft);
         }
 
         private static double millis(List<Long> nanos, double percentile) {
             return nanos.isEmpty() ? Double.NaN : Stats.percentile(nanos, percentile) / 1e6;
         }
 
+        /** This result under another name. */
+        Result named(String name) {
+            return new Result(name, scenario, p50, p99, max, updates, p99Reconciling, firstReconcileMillis,
+                    listDoneSeconds, listLeft);
+        }
+
         /** The RESULT line's fields, as {@link #parse} reads them. */
         String line() {
             return String.join(" ", variant.replace(' ', '_'), scenario, Double.toString(p50), Double.toString(p99),
-                    Double.toString(max), Integer.toString(updates), Double.toString(listDoneSeconds),
-                    Integer.toString(listLeft));
+                    Double.toString(max), Integer.toString(updates), Double.toString(p99Reconciling),
+                    Double.toString(firstReconcileMillis), Double.toString(listDoneSeconds), Integer.toString(listLeft));
         }
 
         static Result parse(String[] fields) {
             return new Result(fields[0].replace('_', ' '), fields[1], Double.parseDouble(fields[2]),
                     Double.parseDouble(fields[3]), Double.parseDouble(fields[4]), Integer.parseInt(fields[5]),
-                    Double.parseDouble(fields[6]), Integer.parseInt(fields[7]));
+                    Double.parseDouble(fields[6]), Double.parseDouble(fields[7]), Double.parseDouble(fields[8]),
+                    Integer.parseInt(fields[9]));
         }
     }
 
@@ -161,12 +183,13 @@ public final class PriorityRestart {
     /** The results as a Markdown table. */
     static String table(List<Result> results) {
         StringBuilder table = new StringBuilder(
-                "| queue | scenario | fresh p50 | fresh p99 | fresh max | updates | initial list reconciled |\n"
-                        + "|---|---|---|---|---|---|---|\n");
+                "| queue | scenario | fresh p50 | fresh p99 | fresh max | updates | p99 once reconciling | first reconcile "
+                        + "| initial list reconciled |\n|---|---|---|---|---|---|---|---|---|\n");
         for (Result r : results) {
             boolean latency = r.scenario().equals("latency");
-            table.append(String.format("| %s | %s | %s | %s | %s | %s | %s |%n", r.variant(), r.scenario(), ms(r.p50()),
-                    ms(r.p99()), ms(r.max()), latency ? r.updates() : "",
+            table.append(String.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", r.variant(), r.scenario(),
+                    ms(r.p50()), ms(r.p99()), ms(r.max()), latency ? r.updates() : "", ms(r.p99Reconciling()),
+                    ms(r.firstReconcileMillis()),
                     r.listLeft() == 0 ? String.format("%.1f s", r.listDoneSeconds())
                             : String.format("not within %d s: %,d of %,d left", SATURATION_LIMIT_SECONDS, r.listLeft(),
                                     LISTED)));
@@ -204,8 +227,13 @@ public final class PriorityRestart {
             listed.add(configMap("listed-" + i, "1"));
         }
         MemoryServer server = new MemoryServer(listed);
+        PriorityTrace trace = PriorityTrace.fromProperty();
+        InformerOptions.Builder options = InformerOptions.builder()
+                .reflector(ReflectorOptions.builder().streamingList(false).build());
+        trace.reflected(options);
         SharedIndexInformer<ConfigMap> informer = SharedIndexInformer.create("configmaps", server, ConfigMap.class,
-                InformerOptions.builder().reflector(ReflectorOptions.builder().streamingList(false).build()).build());
+                options.build());
+        trace.watch(informer);
         informer.start();
         while (!informer.hasSynced()) {
             Thread.sleep(10);
@@ -214,16 +242,24 @@ public final class PriorityRestart {
         listed.forEach(object -> listLeft.add(object.getMetadata().getName()));
         Map<String, long[]> updated = new ConcurrentHashMap<>(); // name -> {emitted at, resourceVersion}
         List<Long> latencies = new CopyOnWriteArrayList<>();
+        List<Long> reconciling = new CopyOnWriteArrayList<>(); // of the updates emitted once the first reconcile started
+        AtomicLong firstReconcileAt = new AtomicLong();
         AtomicLong listDoneAt = new AtomicLong();
         Controller<ConfigMap> controller = Controller.builder(ControllerOptions.builder("restart").workers(WORKERS)
                 .priorityQueue(priorityQueue).build(), ResourceType.of(ConfigMap.class), informer).build(request -> {
                     long now = System.nanoTime();
+                    firstReconcileAt.compareAndSet(0, now);
                     long[] update = updated.get(request.name());
                     if (update != null && cachedVersion(informer, request.key()) >= update[1]
                             && updated.remove(request.name(), update)) {
                         latencies.add(now - update[0]); // the first reconcile that sees the update
+                        if (update[0] - firstReconcileAt.get() >= 0) {
+                            reconciling.add(now - update[0]);
+                        }
+                        trace.update(request.name(), update[0], now);
                     }
                     Thread.sleep(RECONCILE_MILLIS);
+                    trace.reconcile(now, System.nanoTime());
                     if (listLeft.remove(request.name()) && listLeft.isEmpty()) {
                         listDoneAt.set(System.nanoTime());
                     }
@@ -231,7 +267,7 @@ public final class PriorityRestart {
                 });
         ScheduledExecutorService load = Executors.newSingleThreadScheduledExecutor();
         long start = System.nanoTime();
-        controller.start();
+        trace.begin(start);
         Random random = new Random(7);
         if (saturation) {
             AtomicLong fresh = new AtomicLong();
@@ -239,7 +275,7 @@ public final class PriorityRestart {
                 for (int i = 0; i < FRESH_PER_MILLI; i++) {
                     server.emit(true, "fresh-" + fresh.incrementAndGet());
                 }
-            }, 0, 1, TimeUnit.MILLISECONDS);
+            }, 1, 1, TimeUnit.MILLISECONDS);
         } else {
             load.scheduleAtFixedRate(() -> {
                 if (listLeft.size() > 1) {
@@ -249,8 +285,13 @@ public final class PriorityRestart {
                         server.emit(false, name);
                     }
                 }
-            }, 0, UPDATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+            }, UPDATE_EVERY_MILLIS, UPDATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
         }
+        // The events start with the clock, one period in, while the controller starts (as in the
+        // controller-runtime program): the updates made while it waits for its handler's initial
+        // list count too.
+        controller.start();
+        trace.mark("started", System.nanoTime());
         long limit = start + TimeUnit.SECONDS.toNanos(SATURATION_LIMIT_SECONDS);
         while (!listLeft.isEmpty() && System.nanoTime() < limit) {
             Thread.sleep(20);
@@ -259,8 +300,11 @@ public final class PriorityRestart {
         controller.stop(Duration.ofSeconds(5));
         informer.stop();
         int left = listLeft.size();
+        trace.write();
         double doneSeconds = left == 0 ? (listDoneAt.get() - start) / 1e9 : Double.NaN;
+        double firstReconcileMillis = firstReconcileAt.get() == 0 ? Double.NaN : (firstReconcileAt.get() - start) / 1e6;
         return Result.of(priorityQueue ? "ours, priority" : "ours, FIFO", saturation ? "saturation" : "latency",
-                saturation ? List.of() : List.copyOf(latencies), doneSeconds, left);
+                saturation ? List.of() : List.copyOf(latencies), saturation ? List.of() : List.copyOf(reconciling),
+                firstReconcileMillis, doneSeconds, left);
     }
 }

@@ -7,6 +7,7 @@ import dev.operatorstarter.cache.SharedIndexInformer;
 import dev.operatorstarter.client.ResourceClient;
 import dev.operatorstarter.client.ResourceType;
 import dev.operatorstarter.internal.Poll;
+import dev.operatorstarter.time.TimeSource;
 import dev.operatorstarter.workqueue.PriorityQueue;
 import dev.operatorstarter.workqueue.WorkQueue;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -53,6 +54,8 @@ import org.slf4j.LoggerFactory;
 public final class Controller<T extends HasMetadata> {
 
     private static final Logger log = LoggerFactory.getLogger(Controller.class);
+    private static final long FIRST_SYNC_LOOK_NANOS = Duration.ofMillis(1).toNanos();
+    private static final long LAST_SYNC_LOOK_NANOS = Duration.ofMillis(20).toNanos();
 
     private final ControllerOptions options;
     private final ResourceType<T> type;
@@ -235,10 +238,23 @@ public final class Controller<T extends HasMetadata> {
         }
     }
 
+    /**
+     * Waits until every handler has been told its informer's initial list. Looks again 1 ms after
+     * the first look, then twice as late each time up to 20 ms: a restart whose caches are synced
+     * already (the handlers only replay them) starts its workers within a few milliseconds of the
+     * replay's end, and a long sync is looked at 50 times a second.
+     */
     private void awaitSynced(ControllerRun fresh) throws InterruptedException {
-        boolean synced = Poll.until(() -> fresh.registrations().stream().allMatch(HandlerRegistration::hasSynced),
-                options.timeSource().deadlineAfter(options.cacheSyncTimeout()), options.timeSource(),
-                Duration.ofMillis(20));
+        BooleanSupplier allSynced = () -> fresh.registrations().stream().allMatch(HandlerRegistration::hasSynced);
+        TimeSource time = options.timeSource();
+        long deadline = time.deadlineAfter(options.cacheSyncTimeout());
+        boolean synced = allSynced.getAsBoolean();
+        for (long step = FIRST_SYNC_LOOK_NANOS; !synced && deadline - time.nanoTime() > 0;
+                step = Math.min(2 * step, LAST_SYNC_LOOK_NANOS)) {
+            long now = time.nanoTime();
+            long lookAt = deadline - now < step ? deadline : now + step;
+            synced = Poll.until(allSynced, lookAt, time, Duration.ofNanos(step));
+        }
         if (!synced) {
             List<SharedIndexInformer<?>> informers = new ArrayList<>(primaries);
             watches.forEach(watch -> informers.add(watch.informer()));

@@ -14,8 +14,11 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class HelpersTest {
@@ -148,5 +151,19 @@ class HelpersTest {
         assertThat(generation.or(EventFilter.resourceVersionChanged()).onUpdate(v1, statusOnly)).isTrue();
         assertThat(EventFilter.<ConfigMap>labelsChanged().onUpdate(v1, statusOnly)).isFalse();
         assertThat(EventFilter.<ConfigMap>annotationsChanged().onUpdate(v1, statusOnly)).isFalse();
+    }
+
+    @Test
+    void aReconcileIdIsARandomVersion4Uuid() {
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < 1000; i++) {
+            String id = Worker.reconcileId();
+            UUID parsed = UUID.fromString(id);
+            assertThat(parsed.version()).isEqualTo(4);
+            assertThat(parsed.variant()).isEqualTo(2);
+            assertThat(parsed.toString()).isEqualTo(id);
+            ids.add(id);
+        }
+        assertThat(ids).hasSize(1000);
     }
 }

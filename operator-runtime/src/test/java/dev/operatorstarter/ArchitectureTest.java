@@ -118,6 +118,17 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAPackage(MANAGER)
             .because("the manager owns and starts the other components; only plug-ins (sharding) extend it");
 
+    /**
+     * TLS goes in through {@code HttpClient.secure(SslProvider)}: the other two {@code secure}
+     * methods initialise Reactor Netty's {@code HttpClientSecure}, whose static default contexts hold
+     * the JVM's whole trust store for the JVM's life (docs/performance/informer-breakdown.md).
+     */
+    @ArchTest
+    static final ArchRule noClassBuildsReactorNettysDefaultTlsContexts = noClasses()
+            .should().callMethod(reactor.netty.http.client.HttpClient.class, "secure")
+            .orShould().callMethod(reactor.netty.http.client.HttpClient.class, "secure", java.util.function.Consumer.class)
+            .because("HttpClientSecure's defaults keep 145 CA certificates the client never uses");
+
     @ArchTest
     static final ArchRule everyClassOfTheRuntimeIsInAPackageThatHasARuleHere = classes()
             .should().resideInAnyPackage(TIME, INTERNAL, CLIENT, WORKQUEUE, CACHE, LEADERELECTION, EVENT, CONTROLLER,

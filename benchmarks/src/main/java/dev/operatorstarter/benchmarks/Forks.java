@@ -14,6 +14,13 @@ import java.util.concurrent.TimeUnit;
  */
 final class Forks {
 
+    /**
+     * The environment variable with further options for every JVM forked through {@link #command}
+     * (blank-separated), for an experiment such as {@code -XX:SoftRefLRUPolicyMSPerMB=0}; unset in
+     * the published runs.
+     */
+    static final String OPTIONS_ENVIRONMENT = "BENCHMARKS_FORK_OPTIONS";
+
     private Forks() {
     }
 
@@ -51,13 +58,18 @@ final class Forks {
 
     /**
      * The command that runs {@code main} in a fresh JVM: this JVM's java and classpath, {@code -Xmx2g
-     * -XX:+UseG1GC} (every forked subject's heap settings), then {@code jvmOptions}.
+     * -XX:+UseG1GC} (every forked subject's heap settings), the options {@link #OPTIONS_ENVIRONMENT}
+     * names, then {@code jvmOptions}.
      */
     static List<String> command(List<String> jvmOptions, Class<?> main, String... args) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("-Xmx2g");
         command.add("-XX:+UseG1GC");
+        String extra = System.getenv(OPTIONS_ENVIRONMENT);
+        if (extra != null && !extra.isBlank()) {
+            command.addAll(List.of(extra.trim().split("\\s+")));
+        }
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

@@ -31,25 +31,35 @@ public final class HeapHistogram {
     record Row(String className, long instances, long bytes) {
     }
 
-    /** Writes histograms of this JVM into a directory, or nowhere. */
+    /** Writes histograms (and with {@link #DUMPS_ENVIRONMENT} heap dumps) of this JVM into a directory, or nowhere. */
     static final class Dump {
 
         /** The environment variable naming the directory histograms are written to. */
         static final String ENVIRONMENT = "BENCHMARKS_HEAP_HISTOGRAMS";
 
+        /**
+         * Beside {@link #ENVIRONMENT}, names a subject (as {@link Subject} spells it, e.g. {@code ours}): its
+         * JVMs write a heap dump of live objects ({@code .hprof}) too, for the paths from the roots that
+         * a histogram does not show.
+         */
+        static final String DUMPS_ENVIRONMENT = "BENCHMARKS_HEAP_DUMPS";
+
         private final Path directory;
         private final String name;
+        private final boolean heapDump;
 
-        private Dump(Path directory, String name) {
+        private Dump(Path directory, String name, boolean heapDump) {
             this.directory = directory;
             this.name = name;
+            this.heapDump = heapDump;
         }
 
         static Dump fromEnvironment(Subject subject, Workload.Kind kind, boolean metadata, String namespace) {
             String directory = System.getenv(ENVIRONMENT);
             return new Dump(directory == null || directory.isBlank() ? null : Path.of(directory),
                     subject.name().toLowerCase(Locale.ROOT) + "-" + kind.resource() + (metadata ? "-metadata" : "")
-                            + "-" + namespace + "-" + ProcessHandle.current().pid());
+                            + "-" + namespace + "-" + ProcessHandle.current().pid(),
+                    subject.name().equalsIgnoreCase(System.getenv(DUMPS_ENVIRONMENT)));
         }
 
         /** Writes the histogram as {@code <name>-<when>.txt}, if a directory was named. */
@@ -59,6 +69,12 @@ public final class HeapHistogram {
             }
             Files.createDirectories(directory);
             Files.writeString(directory.resolve(name + "-" + when + ".txt"), histogram());
+            if (heapDump) {
+                Path dump = directory.resolve(name + "-" + when + ".hprof");
+                Files.deleteIfExists(dump);
+                ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                        .dumpHeap(dump.toString(), true);
+            }
         }
     }
 

@@ -24,6 +24,7 @@ import javax.net.ssl.X509ExtendedTrustManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.netty.http.client.HttpClient;
+import reactor.netty.tcp.SslProvider;
 
 /**
  * The client side of TLS to the API server, from a configuration's {@link TlsSettings}: whom to
@@ -54,23 +55,26 @@ final class TlsContextFactory {
         keys.onRotation(() -> forgetSessions(ssl));
         String serverName = tls.serverName();
         boolean verifyHost = !tls.insecureSkipVerify();
-        return http.secure(spec -> {
-            var builder = spec.sslContext(ssl).handshakeTimeout(handshakeTimeout);
+        // Through secure(SslProvider): secure(Consumer) loads Reactor Netty's HttpClientSecure, whose
+        // static defaults are SSL contexts trusting the JVM's trust store, kept for the JVM's life
+        // (0.5 MB: some 145 CA certificates) though this client never uses them. What those defaults
+        // add to a provider, the check of the URL's host name, is set below either way.
+        SslProvider.Builder spec = SslProvider.builder().sslContext(ssl).handshakeTimeout(handshakeTimeout);
+        if (serverName != null) {
+            spec.serverNames(new SNIHostName(serverName));
+        }
+        spec.handlerConfigurator(handler -> {
+            SSLEngine engine = handler.engine();
+            SSLParameters parameters = engine.getSSLParameters();
+            // The JDK checks the name against the URL's host; with tls-server-name our
+            // trust manager checks that name instead (and only that name).
+            parameters.setEndpointIdentificationAlgorithm(verifyHost && serverName == null ? "HTTPS" : null);
             if (serverName != null) {
-                builder.serverNames(new SNIHostName(serverName));
+                parameters.setServerNames(List.of(new SNIHostName(serverName)));
             }
-            builder.handlerConfigurator(handler -> {
-                SSLEngine engine = handler.engine();
-                SSLParameters parameters = engine.getSSLParameters();
-                // The JDK checks the name against the URL's host; with tls-server-name our
-                // trust manager checks that name instead (and only that name).
-                parameters.setEndpointIdentificationAlgorithm(verifyHost && serverName == null ? "HTTPS" : null);
-                if (serverName != null) {
-                    parameters.setServerNames(List.of(new SNIHostName(serverName)));
-                }
-                engine.setSSLParameters(parameters);
-            });
+            engine.setSSLParameters(parameters);
         });
+        return http.secure(spec.build());
     }
 
     private static SslContext sslContext(TlsSettings tls, String source, RotatingKeyManager keys) {

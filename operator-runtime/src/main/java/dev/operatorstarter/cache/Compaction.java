@@ -29,8 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Only classes of the fabric8 model packages are walked; of any other {@link HasMetadata} (a
  * custom resource class) only the metadata, so user classes are never touched by reflection. The
- * plan of each class (its fields, each read and written through {@link FieldAccess}) is computed
- * once. Thread-safe: informers share one instance.
+ * plan of each class (its fields) is computed once. Thread-safe: informers share one instance.
  */
 final class Compaction {
 
@@ -74,18 +73,22 @@ final class Compaction {
     }
 
     /** One reference field of a model class, and what was learnt about its values. */
-    private record Slot(FieldAccess access, Site site, boolean takesList, boolean takesMap) {
+    private record Slot(Field field, Site site, boolean takesList, boolean takesMap) {
     }
 
     private void visit(Object model, int depth) {
         for (Slot slot : PLANS.get(model.getClass())) {
-            Object value = slot.access().getter().apply(model);
-            if (value == null) {
-                continue;
-            }
-            Object compacted = compact(value, slot.site(), slot.takesList(), slot.takesMap(), depth);
-            if (compacted != value) {
-                slot.access().setter().accept(model, compacted);
+            try {
+                Object value = slot.field().get(model);
+                if (value == null) {
+                    continue;
+                }
+                Object compacted = compact(value, slot.site(), slot.takesList(), slot.takesMap(), depth);
+                if (compacted != value) {
+                    slot.field().set(model, compacted);
+                }
+            } catch (IllegalAccessException e) {
+                // not reachable: the plan keeps only fields it could open
             }
         }
     }
@@ -202,7 +205,7 @@ final class Compaction {
                     continue; // a module that does not open the class: leave the field alone
                 }
                 boolean unique = c == ObjectMeta.class && UNIQUE_METADATA.contains(field.getName());
-                slots.add(new Slot(FieldAccess.of(type, field), new Site(unique), field.getType().isAssignableFrom(CompactList.class),
+                slots.add(new Slot(field, new Site(unique), field.getType().isAssignableFrom(CompactList.class),
                         field.getType().isAssignableFrom(CompactMap.class)));
             }
         }

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -212,14 +213,28 @@ final class HttpTransport implements AutoCloseable {
     /**
      * Opens a WebSocket offering {@code subprotocols}: waits for a token like any request, then
      * connects with the client's TLS, proxy and credentials within the request timeout (or the
-     * request's deadline). Not retried. Refusals are the usual {@link ApiException}s.
+     * request's deadline). Each upgrade is reported to the request metrics (code 101 when open).
+     * After a 401 it is tried once more when the credentials have a fresh header (a rotated token
+     * file, an exec plugin run again), as requests are; not retried otherwise, since a command
+     * the server started must not run twice. Refusals are the usual {@link ApiException}s.
      */
     Mono<WebSocket> webSocket(RequestSpec spec, List<String> subprotocols) {
         Duration timeout = spec.deadline() != null ? spec.deadline() : options.requestTimeout();
         return throttle().then(authenticator.authorization())
-                .flatMap(header -> WebSocketUpgrade.open(http, spec, subprotocols, header, options))
+                .flatMap(header -> upgrade(spec, subprotocols, header)
+                        .onErrorResume(e -> e instanceof ApiException.Unauthorized,
+                                unauthorized -> authenticator.refreshAfterUnauthorized(header)
+                                        .flatMap(refreshed -> refreshed
+                                                ? authenticator.authorization()
+                                                        .flatMap(fresh -> upgrade(spec, subprotocols, fresh))
+                                                : Mono.error(unauthorized))))
                 .timeout(timeout)
                 .onErrorMap(e -> errors.translate(e, spec));
+    }
+
+    private Mono<WebSocket> upgrade(RequestSpec spec, List<String> subprotocols, Optional<String> header) {
+        return MetricsFilter.webSocket(WebSocketUpgrade.open(http, spec, subprotocols, header, options),
+                options.metrics(), config.server(), options.timeSource());
     }
 
     private WebClient.RequestHeadersSpec<?> prepare(RequestSpec spec) {

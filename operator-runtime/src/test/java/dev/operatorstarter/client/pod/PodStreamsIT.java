@@ -7,6 +7,7 @@ import dev.operatorstarter.AdminClientExtension;
 import dev.operatorstarter.client.GroupVersionResource;
 import dev.operatorstarter.client.KubernetesClient;
 import dev.operatorstarter.client.rest.ApiException;
+import dev.operatorstarter.client.rest.ClientOptions;
 import dev.operatorstarter.client.rest.WebSocket;
 import dev.operatorstarter.client.config.KubeconfigLoader;
 import dev.operatorstarter.test.ClusterConnection;
@@ -18,6 +19,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -27,11 +30,14 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -304,6 +310,48 @@ class PodStreamsIT {
             assertThatThrownBy(() -> pod.openPort(8080)).isInstanceOf(ApiException.Forbidden.class)
                     .hasMessageStartingWith("port-forward to pod " + namespace + "/web port 8080 failed: 403 Forbidden")
                     .hasMessageContaining("pods/portforward");
+        }
+    }
+
+    /**
+     * A token that went stale (a projected token rotated, read again only after a 401): the upgrade
+     * is refused with 401, the client reads its token file again and opens the socket with the new
+     * token; both upgrades are in the request metrics.
+     */
+    @Test
+    void anUpgradeRefusedWith401IsTriedOnceMoreWithTheRotatedToken(ClusterConnection connection, @TempDir Path folder)
+            throws Exception {
+        serveExecs();
+        client.rbacV1().roles().inNamespace(namespace).create(new RoleBuilder().withNewMetadata().withName("exec")
+                .endMetadata().addNewRule().withApiGroups("").withResources("pods").withVerbs("get").endRule()
+                .addNewRule().withApiGroups("").withResources("pods/exec").withVerbs("get", "create").endRule().build());
+        client.rbacV1().roleBindings().inNamespace(namespace).create(new RoleBindingBuilder().withNewMetadata()
+                .withName("exec").endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
+                .withKind("Role").withName("exec").endRoleRef().addNewSubject().withKind("ServiceAccount")
+                .withName("execer").withNamespace(namespace).endSubject().build());
+        String token = ServiceAccounts.connectAs(connection, namespace, "execer", Duration.ofHours(1),
+                folder.resolve("execer.kubeconfig")).bearerToken();
+        Path tokenFile = Files.writeString(folder.resolve("token"), "stale-token");
+        Path kubeconfig = Files.writeString(folder.resolve("kubeconfig"), "clusters: [{name: c, cluster: {server: \""
+                + connection.server() + "\", certificate-authority-data: " + Base64.getEncoder().encodeToString(
+                        connection.certificateAuthorityPem().getBytes(StandardCharsets.UTF_8))
+                + "}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n"
+                + "users: [{name: u, user: {tokenFile: token}}]\n");
+        List<String> upgrades = new CopyOnWriteArrayList<>();
+        ClientOptions options = ClientOptions.builder().tokenFileRefresh(Duration.ofMinutes(10))
+                .metrics((method, host, code, latency) -> upgrades.add(method + " " + code)).build();
+
+        try (KubernetesClient rotating = KubernetesClient.create(KubeconfigLoader.load(kubeconfig, null), options)) {
+            PodStreams pod = PodStreams.of(rotating.rest(), namespace, "web");
+            assertThatThrownBy(() -> pod.exec(ExecOptions.command("true"))).isInstanceOf(ApiException.Unauthorized.class);
+            Path next = Files.writeString(folder.resolve("token.next"), token);
+            Files.move(next, tokenFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            upgrades.clear();
+
+            try (ExecSession session = pod.exec(ExecOptions.command("sh", "-c", "echo rotated"))) {
+                assertThat(session.collect(Duration.ofSeconds(30))).isEqualTo(new ExecResult("rotated\n", "", 0));
+            }
+            assertThat(upgrades).containsExactly("GET 401", "GET 101");
         }
     }
 

@@ -37,7 +37,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #begin()} starts it on a thread of its own as the context starts, so that its round
  * trips overlap the web server's and the webhook server's start; {@link #run()} then waits for its
- * result before any informer starts. Without {@code begin()}, {@code run()} checks on the caller's thread.
+ * result before any informer starts. If that check got no answer in time (it shared the CPU with the
+ * servers' start), {@code run()} asks again within what is left of the deadline counted from its own
+ * wait, so a server that never answers still fails the start within the deadline. Without
+ * {@code begin()}, {@code run()} checks on the caller's thread.
  */
 final class PermissionCheck {
 
@@ -80,7 +83,7 @@ final class PermissionCheck {
             CompletableFuture<Void> result = new CompletableFuture<>();
             Thread thread = new Thread(() -> {
                 try {
-                    check();
+                    check(timeout);
                     result.complete(null);
                 } catch (RuntimeException | Error e) {
                     result.completeExceptionally(e);
@@ -90,6 +93,13 @@ final class PermissionCheck {
             begun = result;
             checking = thread;
             thread.start();
+        }
+    }
+
+    /** The result of the check {@link #begin()} started; {@code null} before. */
+    @Nullable CompletableFuture<Void> begun() {
+        synchronized (lock) {
+            return begun;
         }
     }
 
@@ -114,13 +124,25 @@ final class PermissionCheck {
             result = begun;
         }
         if (result == null) {
-            check();
+            check(timeout);
             return;
         }
+        long waitFrom = System.nanoTime();
         try {
             // the check keeps its own deadline; this bound only guards against a check that never ends
             result.get(timeout.plus(AWAIT_GRACE).toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
+            Duration left = timeout.minusNanos(System.nanoTime() - waitFrom);
+            if (e.getCause() instanceof ApiServerUnreachableException early && !early.unauthenticated()
+                    && left.compareTo(Duration.ZERO) > 0) {
+                // Begun before the web and webhook servers, the check shared the CPU with their start, and
+                // its deadline may have passed before this wait began: the server gets the rest of the
+                // deadline counted from here, as a check that was not begun early would.
+                log.info("The permission check begun at start-up got no answer in time; asking again for {} ms",
+                        left.toMillis());
+                check(left);
+                return;
+            }
             if (e.getCause() instanceof RuntimeException failure) {
                 throw failure;
             }
@@ -137,7 +159,7 @@ final class PermissionCheck {
         }
     }
 
-    private void check() {
+    private void check(Duration budget) {
         List<Check> checks = new ArrayList<>();
         needs.forEach((namespace, rules) -> {
             for (AccessRule rule : rules.rules()) {
@@ -155,7 +177,7 @@ final class PermissionCheck {
             return;
         }
         long started = System.nanoTime();
-        long deadline = started + timeout.toNanos();
+        long deadline = started + budget.toNanos();
         String identity = identity(deadline);
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(THREADS, checks.size()), daemonThreads());
         try {
